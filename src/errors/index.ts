@@ -1,0 +1,95 @@
+/**
+ * Typed errors with stable codes. Every failure that crosses a boundary (HTTP, CLI, MCP)
+ * is a MusterError; its `code` is the contract, its message is for people and says what to do.
+ * Never parse a kind back out of a message string.
+ */
+export type ErrorCode =
+  | 'already_running'
+  | 'owned_by_other_build'
+  | 'lock_blocked'
+  | 'lock_lost'
+  | 'lock_io'
+  | 'not_running'
+  | 'daemon_unreachable'
+  | 'daemon_start_failed'
+  | 'unauthorized'
+  | 'forbidden_host'
+  | 'forbidden_origin'
+  | 'unsupported_media_type'
+  | 'payload_too_large'
+  | 'invalid_json'
+  | 'invalid_body'
+  | 'invalid_setting'
+  | 'invalid_id'
+  | 'invalid_argument'
+  | 'not_found'
+  | 'session_not_found'
+  | 'session_not_live'
+  | 'unsupported'
+  | 'usage'
+  | 'store_error'
+  | 'internal';
+
+/** Default HTTP status per code; one place maps kinds to statuses. */
+const STATUS: Record<ErrorCode, number> = {
+  already_running: 409,
+  owned_by_other_build: 409,
+  lock_blocked: 409,
+  lock_lost: 409,
+  lock_io: 500,
+  not_running: 409,
+  daemon_unreachable: 503,
+  daemon_start_failed: 503,
+  unauthorized: 401,
+  forbidden_host: 403,
+  forbidden_origin: 403,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  invalid_json: 400,
+  invalid_body: 400,
+  invalid_setting: 400,
+  invalid_id: 400,
+  invalid_argument: 400,
+  not_found: 404,
+  session_not_found: 404,
+  session_not_live: 409,
+  unsupported: 501,
+  usage: 400,
+  store_error: 500,
+  internal: 500,
+};
+
+export class MusterError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Extra, serialisable facts for the envelope (e.g. the pid of the running owner). */
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, options?: { status?: number; details?: Record<string, unknown>; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'MusterError';
+    this.code = code;
+    this.status = options?.status ?? STATUS[code];
+    this.details = options?.details;
+  }
+}
+
+export function isMusterError(e: unknown): e is MusterError {
+  return e instanceof MusterError;
+}
+
+export interface ErrorEnvelope {
+  ok: false;
+  error: { code: ErrorCode; message: string } & Record<string, unknown>;
+}
+
+/**
+ * The one serializer. Unknown errors become `internal` with a generic message:
+ * no stack or foreign message ever leaves the process (the caller logs the original).
+ */
+export function toErrorEnvelope(e: unknown): { status: number; body: ErrorEnvelope } {
+  if (isMusterError(e)) {
+    return { status: e.status, body: { ok: false, error: { ...(e.details ?? {}), code: e.code, message: e.message } } };
+  }
+  return { status: 500, body: { ok: false, error: { code: 'internal', message: 'internal error; see the daemon log' } } };
+}

@@ -1,0 +1,61 @@
+/**
+ * The one normalised shape every source produces (../shared/DESIGN.md "Sessions").
+ * Harness quirks stay inside each source; everything above sees only this.
+ */
+export const HARNESSES = ['claude', 'codex', 'opencode', 'pi', 'omp'] as const;
+export type Harness = (typeof HARNESSES)[number];
+
+export const STATUSES = ['working', 'waiting', 'idle', 'stuck', 'ended'] as const;
+export type SessionStatus = (typeof STATUSES)[number];
+
+export interface TokenCounts {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface PaneRef {
+  /** 'tmux' or 'herdr'. */
+  manager: string;
+  /** The manager's pane id, e.g. tmux `%3`. */
+  id: string;
+  /** Optional socket/server the pane lives on. */
+  socket?: string;
+}
+
+export interface Session {
+  harness: Harness;
+  id: string;
+  title: string;
+  cwd: string | null;
+  repoRoot: string | null;
+  branch: string | null;
+  live: boolean;
+  /** Main process of a live session; null when dormant. */
+  pid: number | null;
+  /** Every process that has this session open (a session resumed twice has two). */
+  pids: number[];
+  status: SessionStatus;
+  /** Why the session waits (permission prompt text, question...); null unless status is waiting or stuck. */
+  waitingFor: string | null;
+  /** ISO time the current status began, when known. */
+  statusSince: string | null;
+  startedAt: string | null;
+  lastActivityAt: string | null;
+  model: string | null;
+  tokens: TokenCounts;
+  costUsd: number | null;
+  prLinks: string[];
+  pane: PaneRef | null;
+  /** True only for a live session whose process is verified to be this harness (BEHAVIOUR F). */
+  canEnd: boolean;
+  /** The harness's own resume command as an argv array (never a shell string), run in `cwd`. */
+  resumeArgv: string[] | null;
+  /** Prompt-cache expiry (Claude: last assistant message + 5 min), when known. */
+  cacheExpiresAt?: string | null;
+}
+
+export function emptyTokens(): TokenCounts {
+  return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+}

@@ -1,0 +1,28 @@
+/**
+ * Token pricing shared by every source: a list-price table by model and `priceTokens`.
+ * Token counts follow Session.tokens: `input` excludes cache reads and cache writes.
+ */
+import type { TokenCounts } from '../session.ts';
+import { PRICES } from './prices.ts';
+import type { ModelPrice } from './prices.ts';
+import { normaliseModel } from './normalise.ts';
+
+export type { ModelPrice } from './prices.ts';
+export { PRICES } from './prices.ts';
+export { normaliseModel } from './normalise.ts';
+
+/** The price of `model`, or null when the table does not know it. */
+export function priceFor(model: string | null | undefined): ModelPrice | null {
+  if (!model) return null;
+  return PRICES[normaliseModel(model)] ?? null;
+}
+
+/** USD cost of `tokens` on `model`; null for an unknown model (never a guess). */
+export function priceTokens(model: string | null | undefined, tokens: TokenCounts): number | null {
+  const p = priceFor(model);
+  if (!p) return null;
+  const usd =
+    (tokens.input * p.input + tokens.output * p.output + tokens.cacheRead * p.cacheRead + tokens.cacheWrite * p.cacheWrite) / 1e6;
+  // Round to a millionth of a dollar so sums of many small messages do not show float noise.
+  return Math.round(usd * 1e6) / 1e6;
+}

@@ -1,0 +1,116 @@
+/**
+ * Normalises what is known about one Claude session — its transcript summary and the live registry
+ * entries naming it (several when it was resumed in two processes at once) — into a Session.
+ */
+import type { Session, SessionStatus } from '../session.ts';
+import { emptyTokens } from '../session.ts';
+import type { GitInfo } from '../git/index.ts';
+import { paneFromTmuxField } from './registry.ts';
+import type { RegistryEntry } from './registry.ts';
+import { titleOf } from './transcript.ts';
+import type { TranscriptSummary } from './transcript.ts';
+import { costOf } from './transcript-usage.ts';
+
+/** Anthropic's prompt cache lives 5 minutes after its last use. */
+export const PROMPT_CACHE_TTL_MS = 5 * 60 * 1000;
+
+export interface SessionParts {
+  id: string;
+  summary: TranscriptSummary | null;
+  /** Mtime of the transcript (last activity when the records carry no time). */
+  transcriptMtimeMs: number | null;
+  /** Live registry entries for this session, verified against the process table. */
+  live: RegistryEntry[];
+  /** Repository facts of the session's cwd, null when there is no cwd. */
+  git: (cwd: string) => GitInfo;
+}
+
+/** Registry status → Session status. `shell` is Claude running a `!command` for the user. */
+export function statusFromRegistry(status: string | null): SessionStatus {
+  switch (status) {
+    case 'busy':
+    case 'shell':
+      return 'working';
+    case 'waiting':
+      return 'waiting';
+    default:
+      return 'idle'; // 'idle', and null right after start before the first status write
+  }
+}
+
+const RANK: Record<SessionStatus, number> = { waiting: 3, working: 2, stuck: 1, idle: 0, ended: -1 };
+
+/**
+ * The process that speaks for the session: an interactive one over a `-p` run or a background
+ * worker, then the most recently started (the newest resume is what the operator looks at).
+ */
+export function mainEntry(entries: RegistryEntry[]): RegistryEntry | undefined {
+  const score = (e: RegistryEntry): number => (e.kind === 'interactive' && e.entrypoint === 'cli' ? 1 : 0);
+  return [...entries].sort((a, b) => score(b) - score(a) || (b.startedAt ?? 0) - (a.startedAt ?? 0) || b.pid - a.pid)[0];
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null || !Number.isFinite(ms) ? null : new Date(ms).toISOString();
+}
+
+function latest(...times: Array<string | null>): string | null {
+  return times.reduce<string | null>((a, b) => (b !== null && (a === null || b > a) ? b : a), null);
+}
+
+function registryTitle(entries: RegistryEntry[]): string | null {
+  // `derived` names (`proj-f0`) change on every resume; prefer names a person or the model gave.
+  const given = entries.find((e) => e.name && (e.nameSource === 'user' || e.nameSource === 'auto'));
+  return given?.name ?? entries.find((e) => e.name)?.name ?? null;
+}
+
+export function buildSession(parts: SessionParts): Session {
+  const { id, summary: s, live } = parts;
+  const main = mainEntry(live);
+  const cwd = main?.cwd ?? s?.cwd ?? null;
+  const git = cwd ? parts.git(cwd) : { repoRoot: null, branch: null };
+  // BEHAVIOUR F: a dormant session keeps the branch it was on; only a meaningless "HEAD" (or none)
+  // is replaced by the repo's current branch. A live one is on whatever is checked out now.
+  const recorded = s?.gitBranch && s.gitBranch !== 'HEAD' ? s.gitBranch : null;
+  const branch = main ? (git.branch ?? recorded) : (recorded ?? git.branch);
+
+  let status: SessionStatus = 'ended';
+  let waitingFor: string | null = null;
+  let statusSince: string | null = null;
+  for (const e of live) {
+    const st = statusFromRegistry(e.status);
+    if (status === 'ended' || RANK[st] > RANK[status]) {
+      status = st;
+      waitingFor = st === 'waiting' ? (e.waitingFor ?? 'input needed') : null;
+      statusSince = iso(e.statusUpdatedAt ?? e.startedAt);
+    }
+  }
+  if (status === 'ended') statusSince = s?.lastAt ?? iso(parts.transcriptMtimeMs);
+
+  const cacheFrom = s?.lastAssistantAt ? Date.parse(s.lastAssistantAt) : NaN;
+  const live_ = main !== undefined;
+  return {
+    harness: 'claude',
+    id,
+    title: (s ? titleOf(s) : null) ?? registryTitle(live) ?? '',
+    cwd,
+    repoRoot: git.repoRoot,
+    branch,
+    live: live_,
+    pid: main?.pid ?? null,
+    pids: live.map((e) => e.pid).sort((a, b) => a - b),
+    status,
+    waitingFor,
+    statusSince,
+    startedAt: s?.firstAt ?? iso(Math.min(...live.map((e) => e.startedAt ?? Infinity))),
+    lastActivityAt: latest(s?.lastAt ?? null, iso(parts.transcriptMtimeMs), ...live.map((e) => iso(e.updatedAt))),
+    model: s?.model ?? null,
+    tokens: s ? { ...s.usage.tokens } : emptyTokens(),
+    costUsd: s ? costOf(s.usage) : null,
+    prLinks: s ? [...s.prLinks] : [],
+    pane: paneFromTmuxField(main?.tmux ?? live.find((e) => e.tmux)?.tmux ?? null),
+    // Liveness already required the process to be Claude with the recorded start time (live.ts).
+    canEnd: live_,
+    resumeArgv: ['claude', '--resume', id],
+    cacheExpiresAt: Number.isFinite(cacheFrom) ? new Date(cacheFrom + PROMPT_CACHE_TTL_MS).toISOString() : null,
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * The Claude Code source (`createClaudeSource`): live sessions from the registry
+ * (`sessions/<pid>.json`, verified against the process table), dormant ones and all details from
+ * the transcripts (`projects/<slug>/<id>.jsonl`, read incrementally).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { EndOutcome, SessionSource, SourceDiagnostics, TranscriptIndex } from '../contract.ts';
+import { createMemoryTranscriptIndex } from '../contract.ts';
+import { isSessionIdFor } from '../ids.ts';
+import type { Session } from '../session.ts';
+import type { ProcPort } from '../proc/types.ts';
+import { createProc } from '../proc/index.ts';
+import { createGitReader } from '../git/index.ts';
+import type { GitInfo } from '../git/index.ts';
+import { MusterError } from '../../errors/index.ts';
+import { buildSession, mainEntry } from './build-session.ts';
+import { scanRegistry, staleReason } from './live.ts';
+import type { RegistryEntry } from './registry.ts';
+import { readTranscript, scanTranscripts } from './transcript-scan.ts';
+import type { ScannedTranscript, TranscriptScanCounters } from './transcript-scan.ts';
+import { watchClaude } from './watch.ts';
+
+export interface ClaudeSourceOptions {
+  /** Claude's config dir. Default: $CLAUDE_CONFIG_DIR, else ~/.claude. */
+  home?: string;
+  /** Process table. Default: the real one (createProc()). */
+  proc?: ProcPort;
+  /** Where transcript offsets and summaries persist. Default: in memory. */
+  index?: TranscriptIndex;
+  /** Repository root and branch of a cwd. Default: createGitReader() (2 s cache). */
+  git?: { read(cwd: string): GitInfo };
+  /** Wait before re-reading a torn registry file, in ms. Default: 30. */
+  tornRetryMs?: number;
+  /** Watch debounce in ms. Default: 50. */
+  debounceMs?: number;
+  /** Transcript lines longer than this are skipped unparsed. Default: 8 MiB. */
+  maxLineBytes?: number;
+}
+
+/** Most recent error strings kept for diagnostics. */
+const MAX_ERRORS = 50;
+
+export function defaultClaudeHome(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR.trim() ? env.CLAUDE_CONFIG_DIR : path.join(os.homedir(), '.claude');
+}
+
+export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSource {
+  const home = options.home ?? defaultClaudeHome();
+  const sessionsDir = path.join(home, 'sessions');
+  const projectsDir = path.join(home, 'projects');
+  const proc = options.proc ?? createProc();
+  const index = options.index ?? createMemoryTranscriptIndex();
+  const git = options.git ?? createGitReader();
+  const counters: TranscriptScanCounters & { stale: number } = {
+    filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [], stale: 0,
+  };
+  const isValidId = (id: string): boolean => typeof id === 'string' && isSessionIdFor('claude', id);
+  const keepErrors = (more: string[]): void => {
+    counters.errors.push(...more);
+    if (counters.errors.length > MAX_ERRORS) counters.errors.splice(0, counters.errors.length - MAX_ERRORS);
+  };
+
+  /** Live registry entries grouped by session id; updates the stale gauge. */
+  async function liveBySession(): Promise<Map<string, RegistryEntry[]>> {
+    const r = await scanRegistry({ sessionsDir, proc, tornRetryMs: options.tornRetryMs });
+    counters.stale = r.stale.length;
+    counters.filesSkipped += r.skipped;
+    keepErrors(r.errors);
+    const map = new Map<string, RegistryEntry[]>();
+    for (const e of r.live) map.set(e.sessionId, [...(map.get(e.sessionId) ?? []), e]);
+    return map;
+  }
+
+  const gitOf = (cwd: string): GitInfo => {
+    try {
+      return git.read(cwd);
+    } catch {
+      return { repoRoot: null, branch: null }; // a cwd that vanished or cannot be read
+    }
+  };
+
+  function toSession(id: string, t: ScannedTranscript | undefined, live: RegistryEntry[]): Session {
+    return buildSession({ id, summary: t?.summary ?? null, transcriptMtimeMs: t?.mtimeMs ?? null, live, git: gitOf });
+  }
+
+  /** The transcript of one session (a session is in one project dir; the newest wins if not). */
+  function findTranscript(id: string): ScannedTranscript | undefined {
+    let dirs: string[] = [];
+    try {
+      dirs = fs.readdirSync(projectsDir);
+    } catch {}
+    const local: TranscriptScanCounters = { filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [] };
+    let best: ScannedTranscript | undefined;
+    for (const d of dirs) {
+      const file = path.join(projectsDir, d, `${id}.jsonl`);
+      if (!fs.existsSync(file)) continue;
+      const t = readTranscript(file, id, { index, maxLineBytes: options.maxLineBytes }, local);
+      if (t && (!best || t.mtimeMs > best.mtimeMs)) best = t;
+    }
+    counters.linesParsed += local.linesParsed;
+    counters.linesSkipped += local.linesSkipped;
+    keepErrors(local.errors);
+    return best;
+  }
+
+  return {
+    harness: 'claude',
+
+    async list() {
+      const live = await liveBySession();
+      const local: TranscriptScanCounters = { filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [] };
+      const transcripts = scanTranscripts({ projectsDir, index, maxLineBytes: options.maxLineBytes }, local);
+      counters.filesScanned += local.filesScanned;
+      counters.filesSkipped += local.filesSkipped;
+      counters.linesParsed += local.linesParsed;
+      counters.linesSkipped += local.linesSkipped;
+      keepErrors(local.errors);
+      const byId = new Map<string, ScannedTranscript>();
+      for (const t of transcripts) {
+        const prev = byId.get(t.id);
+        if (!prev || t.mtimeMs > prev.mtimeMs) byId.set(t.id, t);
+      }
+      const ids = new Set([...byId.keys(), ...live.keys()]);
+      return [...ids].map((id) => toSession(id, byId.get(id), live.get(id) ?? []));
+    },
+
+    async get(id) {
+      if (!isValidId(id)) return undefined;
+      const key = id.toLowerCase();
+      const live = (await liveBySession()).get(key) ?? [];
+      const t = findTranscript(key);
+      if (!t && live.length === 0) return undefined;
+      return toSession(key, t, live);
+    },
+
+    watch(onChange) {
+      return watchClaude({ home, debounceMs: options.debounceMs }, onChange);
+    },
+
+    async end(id): Promise<EndOutcome> {
+      if (!isValidId(id)) throw new MusterError('invalid_id', `not a Claude session id: ${JSON.stringify(id)}`);
+      const entries = (await liveBySession()).get(id.toLowerCase()) ?? [];
+      if (entries.length === 0) return { outcome: 'not_running', reason: 'no live Claude process has this session' };
+      // A session resumed twice is open in two processes; ending it ends both. Each pid is
+      // re-verified right before its signal so a pid reused since the scan is never signalled.
+      const main = mainEntry(entries);
+      const ordered = [main, ...entries.filter((e) => e !== main)].filter((e): e is RegistryEntry => e !== undefined);
+      const signalled: number[] = [];
+      for (const e of ordered) {
+        if (staleReason(e, proc) === null && proc.signal(e.pid, 'SIGTERM')) signalled.push(e.pid);
+      }
+      const first = signalled[0];
+      if (first === undefined) return { outcome: 'not_running', reason: 'the process exited or is no longer Claude Code' };
+      return { outcome: 'ended', signal: 'SIGTERM', pid: first };
+    },
+
+    resumeArgv(id) {
+      return isValidId(id) ? ['claude', '--resume', id] : null;
+    },
+
+    isValidId,
+
+    diagnostics(): SourceDiagnostics {
+      return {
+        harness: 'claude',
+        filesScanned: counters.filesScanned,
+        filesSkipped: counters.filesSkipped,
+        linesParsed: counters.linesParsed,
+        linesSkipped: counters.linesSkipped,
+        staleRegistryFiles: counters.stale,
+        errors: [...counters.errors],
+      };
+    },
+  };
+}

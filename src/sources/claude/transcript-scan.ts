@@ -1,0 +1,123 @@
+/**
+ * Incremental scan of `projects/<slug>/<sessionId>.jsonl`: each transcript is read from the byte
+ * offset its TranscriptIndex entry holds, folding only new lines into the saved summary. A file that
+ * shrank or whose mtime went back was rewritten and is read again from 0; an unchanged file is not
+ * opened at all (warm start costs one stat per file).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { readJsonlFrom } from '../jsonl/index.ts';
+import type { TranscriptIndex } from '../contract.ts';
+import { isUuid } from '../ids.ts';
+import { applyRecord, createTranscriptSummary, ignoreTranscriptLine, isTranscriptSummary } from './transcript.ts';
+import type { TranscriptSummary } from './transcript.ts';
+
+export interface ScannedTranscript {
+  path: string;
+  /** Session id from the file name (what `--resume` takes). */
+  id: string;
+  mtimeMs: number;
+  summary: TranscriptSummary;
+}
+
+export interface TranscriptScanCounters {
+  filesScanned: number;
+  filesSkipped: number;
+  linesParsed: number;
+  linesSkipped: number;
+  errors: string[];
+}
+
+export interface TranscriptScanOptions {
+  projectsDir: string;
+  index: TranscriptIndex;
+  /** Lines longer than this are skipped unparsed (a 50 MB tool output). Default: 8 MiB. */
+  maxLineBytes?: number;
+}
+
+const JSONL = /^(.+)\.jsonl$/;
+
+/** Reads every transcript (incrementally); counters are added to `counters`. */
+export function scanTranscripts(options: TranscriptScanOptions, counters: TranscriptScanCounters): ScannedTranscript[] {
+  const out: ScannedTranscript[] = [];
+  const seen = new Set<string>();
+  for (const dir of listDir(options.projectsDir, counters)) {
+    const slugDir = path.join(options.projectsDir, dir);
+    if (!isDirectory(slugDir)) continue;
+    for (const name of listDir(slugDir, counters)) {
+      const id = JSONL.exec(name)?.[1];
+      if (!id || !isUuid(id)) continue;
+      const file = path.join(slugDir, name);
+      seen.add(file);
+      counters.filesScanned++;
+      const t = readTranscript(file, id, options, counters);
+      if (t) out.push(t);
+    }
+  }
+  // Forget transcripts that are gone, so the index does not grow forever.
+  const prefix = options.projectsDir.endsWith(path.sep) ? options.projectsDir : options.projectsDir + path.sep;
+  for (const e of options.index.list('claude')) if (e.path.startsWith(prefix) && !seen.has(e.path)) options.index.remove(e.path);
+  return out;
+}
+
+/** Reads one transcript from where its index entry stopped; undefined when it cannot be read. */
+export function readTranscript(
+  file: string,
+  id: string,
+  options: Pick<TranscriptScanOptions, 'index' | 'maxLineBytes'>,
+  counters: TranscriptScanCounters,
+): ScannedTranscript | undefined {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch (e) {
+    counters.filesSkipped++;
+    counters.errors.push(`${file}: ${(e as NodeJS.ErrnoException).code ?? 'stat failed'}`);
+    return undefined;
+  }
+  if (!st.isFile()) {
+    counters.filesSkipped++; // e.g. a directory named like a transcript
+    return undefined;
+  }
+  const entry = options.index.get(file);
+  const reusable = entry && isTranscriptSummary(entry.summary) && st.size >= entry.offset && st.mtimeMs >= entry.mtimeMs;
+  if (reusable && st.size === entry.size && st.mtimeMs === entry.mtimeMs) {
+    return { path: file, id, mtimeMs: st.mtimeMs, summary: entry.summary as TranscriptSummary };
+  }
+  // Fold into a copy: the index may hand out its stored object, and a failed read must not leave it half-updated.
+  const summary: TranscriptSummary = reusable ? structuredClone(entry.summary as TranscriptSummary) : createTranscriptSummary();
+  const from = reusable ? entry.offset : 0;
+  try {
+    const r = readJsonlFrom(file, from, (rec) => applyRecord(summary, rec), {
+      ignore: ignoreTranscriptLine,
+      maxLineBytes: options.maxLineBytes ?? 8 * 1024 * 1024,
+    });
+    counters.linesParsed += r.linesParsed;
+    counters.linesSkipped += r.linesSkipped;
+    options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary });
+  } catch (e) {
+    counters.filesSkipped++;
+    counters.errors.push(`${file}: ${(e as NodeJS.ErrnoException).code ?? 'read failed'}`);
+    return undefined;
+  }
+  return { path: file, id, mtimeMs: st.mtimeMs, summary };
+}
+
+function listDir(dir: string, counters: TranscriptScanCounters): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // A home without projects/ yet is normal; anything else is worth reporting.
+    if (code !== 'ENOENT') counters.errors.push(`${dir}: ${code ?? 'readdir failed'}`);
+    return [];
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

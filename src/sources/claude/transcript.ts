@@ -1,0 +1,152 @@
+/**
+ * The incremental summary of one Claude transcript (`projects/<slug>/<id>.jsonl`): records are fed
+ * one at a time through `applyRecord`, and the summary is JSON-serialisable so the transcript index
+ * can keep it between runs and only new bytes are ever parsed.
+ */
+import { asIsoTime, asObject, asString } from './record-fields.ts';
+import type { Json } from './record-fields.ts';
+import { humanPromptText, oneLine, prLinksInToolResults } from './transcript-text.ts';
+import { applyCostState, countAssistantUsage, createUsageState } from './transcript-usage.ts';
+import type { UsageState } from './transcript-usage.ts';
+
+/** Most PR links kept per session. */
+const MAX_PR_LINKS = 20;
+
+export interface TranscriptSummary {
+  /** Bump when the shape changes: an index entry of another version is re-read from 0. */
+  v: 1;
+  sessionId: string | null;
+  customTitle: string | null;
+  agentName: string | null;
+  aiTitle: string | null;
+  firstPrompt: string | null;
+  lastPrompt: string | null;
+  cwd: string | null;
+  gitBranch: string | null;
+  /** Model of the latest assistant message. */
+  model: string | null;
+  usage: UsageState;
+  prLinks: string[];
+  /** ISO times: first and latest record, latest assistant message. */
+  firstAt: string | null;
+  lastAt: string | null;
+  lastAssistantAt: string | null;
+}
+
+export const SUMMARY_VERSION = 1;
+
+export function createTranscriptSummary(): TranscriptSummary {
+  return {
+    v: SUMMARY_VERSION,
+    sessionId: null,
+    customTitle: null,
+    agentName: null,
+    aiTitle: null,
+    firstPrompt: null,
+    lastPrompt: null,
+    cwd: null,
+    gitBranch: null,
+    model: null,
+    usage: createUsageState(),
+    prLinks: [],
+    firstAt: null,
+    lastAt: null,
+    lastAssistantAt: null,
+  };
+}
+
+/** True when `x` is a summary this version wrote (index entries survive upgrades). */
+export function isTranscriptSummary(x: unknown): x is TranscriptSummary {
+  const o = asObject(x);
+  return o !== null && o.v === SUMMARY_VERSION && asObject(o.usage) !== null && Array.isArray(o.prLinks);
+}
+
+// Records Muster never shows and that make up most of a transcript's bytes (request bodies,
+// prompt snapshots, file backups, skill listings): recognised from the line's first bytes and
+// never JSON.parsed. Conversation records start with parentUuid/isSidechain, metadata with type.
+const IGNORED_TYPE = /^\{"type":"(?:api-request|file-history-|tools-used"|mode"|permission-mode"|atis-latch")/;
+const ATTACHMENT = /^\{"parentUuid":(?:null|"[^"]*"),"isSidechain":(?:true|false),"attachment":/;
+
+/** The reader's `ignore` predicate, given the first bytes of a line. */
+export function ignoreTranscriptLine(head: string): boolean {
+  return IGNORED_TYPE.test(head) || ATTACHMENT.test(head);
+}
+
+function addPrLinks(s: TranscriptSummary, links: string[]): void {
+  for (const l of links) if (s.prLinks.length < MAX_PR_LINKS && !s.prLinks.includes(l)) s.prLinks.push(l);
+}
+
+function noteTime(s: TranscriptSummary, record: Json): void {
+  const t = asIsoTime(record.timestamp);
+  if (!t) return;
+  if (!s.firstAt || t < s.firstAt) s.firstAt = t;
+  if (!s.lastAt || t > s.lastAt) s.lastAt = t;
+}
+
+function noteConversation(s: TranscriptSummary, record: Json): void {
+  s.sessionId ??= asString(record.sessionId);
+  const cwd = asString(record.cwd);
+  if (cwd) s.cwd = cwd;
+  const branch = asString(record.gitBranch);
+  if (branch) s.gitBranch = branch;
+}
+
+/** Folds one parsed record into the summary. Unknown shapes are ignored. */
+export function applyRecord(s: TranscriptSummary, raw: unknown): void {
+  const record = asObject(raw);
+  if (!record) return;
+  noteTime(s, record);
+  switch (record.type) {
+    case 'user': {
+      noteConversation(s, record);
+      s.firstPrompt ??= humanPromptText(record);
+      addPrLinks(s, prLinksInToolResults(record));
+      break;
+    }
+    case 'assistant': {
+      noteConversation(s, record);
+      const message = asObject(record.message);
+      if (!message) break;
+      const model = asString(message.model);
+      // `<synthetic>` marks messages Claude Code made up locally (errors, interruptions).
+      if (model && model !== '<synthetic>') s.model = model;
+      if (model !== '<synthetic>') countAssistantUsage(s.usage, message);
+      const t = asIsoTime(record.timestamp);
+      if (t && (!s.lastAssistantAt || t > s.lastAssistantAt)) s.lastAssistantAt = t;
+      break;
+    }
+    case 'system':
+      noteConversation(s, record);
+      break;
+    case 'custom-title':
+      s.customTitle = titleOrNull(record.customTitle) ?? s.customTitle;
+      break;
+    case 'agent-name':
+      s.agentName = titleOrNull(record.agentName) ?? s.agentName;
+      break;
+    case 'ai-title':
+      s.aiTitle = titleOrNull(record.aiTitle) ?? s.aiTitle;
+      break;
+    case 'last-prompt':
+      s.lastPrompt = titleOrNull(record.lastPrompt) ?? s.lastPrompt;
+      break;
+    case 'cost-state':
+      applyCostState(s.usage, record);
+      break;
+    case 'pr-link': {
+      const url = asString(record.prUrl);
+      if (url && /^https:\/\//.test(url)) addPrLinks(s, [url]);
+      break;
+    }
+  }
+}
+
+function titleOrNull(x: unknown): string | null {
+  const t = asString(x);
+  return t && t.trim() ? oneLine(t) : null;
+}
+
+/** Title precedence: custom title, agent name, AI title, first prompt (then the last prompt). */
+export function titleOf(s: TranscriptSummary): string | null {
+  return s.customTitle ?? s.agentName ?? s.aiTitle ?? s.firstPrompt ?? s.lastPrompt;
+}

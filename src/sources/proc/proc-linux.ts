@@ -1,0 +1,128 @@
+/**
+ * ProcPort over a Linux /proc tree. `root` is '/proc' in production; tests point it at a fixture
+ * directory shaped like /proc (<pid>/stat, <pid>/cmdline, <pid>/cwd symlink, stat, locks).
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { parseStat } from './proc-stat.ts';
+import { readLinkOrNull, readProcText, splitCmdline } from './proc-files.ts';
+import { parseProcLocks } from './proc-locks.ts';
+import { createLockProbe } from './proc-lock-probe.ts';
+import type { ProcInfo, ProcPort, ProcessTable } from './types.ts';
+
+export interface LinuxProcOptions {
+  /** Default: '/proc'. */
+  root?: string;
+  /** USER_HZ, the unit of stat field 22. Default: 100 (every mainstream Linux build). */
+  clockTicks?: number;
+  /**
+   * Sends a signal (throws ESRCH/EPERM like process.kill). Default: process.kill.
+   * Also used with signal 0 for isAlive when root is '/proc'.
+   */
+  kill?: (pid: number, signal: NodeJS.Signals | 0) => void;
+}
+
+export function createLinuxProc(options: LinuxProcOptions = {}): ProcPort {
+  const root = options.root ?? '/proc';
+  const clockTicks = options.clockTicks ?? 100;
+  const kill = options.kill ?? ((pid, signal) => void process.kill(pid, signal));
+  const realProc = root === '/proc';
+  let bootTimeMs: number | undefined;
+
+  // btime never changes while the machine is up: read once, lazily.
+  const bootTime = (): number => (bootTimeMs ??= readBootTimeMs(root));
+
+  const readOne = (pid: number): ProcInfo | undefined => {
+    const dir = `${root}/${pid}`;
+    const statText = readProcText(`${dir}/stat`);
+    const stat = statText === null ? null : parseStat(statText);
+    if (!stat) return undefined;
+    const cmdline = readProcText(`${dir}/cmdline`);
+    if (cmdline === null) return undefined; // exited between the two reads
+    const exe = readLinkOrNull(`${dir}/exe`);
+    return {
+      pid: stat.pid,
+      ppid: stat.ppid,
+      argv: splitCmdline(cmdline),
+      comm: stat.comm,
+      // A binary replaced in place (a CLI self-update) reads "<path> (deleted)"; the path is still what ran.
+      exe: exe?.endsWith(' (deleted)') ? exe.slice(0, -' (deleted)'.length) : exe,
+      cwd: readLinkOrNull(`${dir}/cwd`),
+      ttyNr: stat.ttyNr,
+      tpgid: stat.tpgid,
+      pgrp: stat.pgrp,
+      startTicks: stat.startTicks,
+      startedAtMs: bootTime() + (stat.startTicks * 1000) / clockTicks,
+    };
+  };
+
+  const probe = createLockProbe({ root });
+
+  return {
+    snapshot(): ProcessTable {
+      const byPid = new Map<number, ProcInfo>();
+      const children = new Map<number, number[]>();
+      let names: string[] = [];
+      try {
+        names = readdirSync(root);
+      } catch {}
+      for (const name of names) {
+        const c = name.charCodeAt(0);
+        if (c < 48 || c > 57) continue; // only <pid> directories
+        const info = readOne(Number(name));
+        if (!info) continue;
+        byPid.set(info.pid, info);
+        const list = children.get(info.ppid);
+        if (list) list.push(info.pid);
+        else children.set(info.ppid, [info.pid]);
+      }
+      return { byPid, children, bootTimeMs: bootTime(), takenAtMs: Date.now() };
+    },
+    read: (pid) => (Number.isInteger(pid) && pid > 0 ? readOne(pid) : undefined),
+    isAlive(pid) {
+      if (!Number.isInteger(pid) || pid <= 0) return false;
+      if (!realProc) return exists(`${root}/${pid}`);
+      try {
+        kill(pid, 0);
+        return true;
+      } catch (e) {
+        return (e as NodeJS.ErrnoException).code !== 'ESRCH'; // EPERM: alive, just not ours
+      }
+    },
+    startTicks(pid) {
+      const text = Number.isInteger(pid) && pid > 0 ? readProcText(`${root}/${pid}/stat`) : null;
+      return (text === null ? null : parseStat(text)?.startTicks) ?? null;
+    },
+    locks() {
+      const text = readProcText(`${root}/locks`);
+      return text === null ? [] : parseProcLocks(text);
+    },
+    probeLock: (path) => probe.probe(path),
+    lockHolders: (path) => probe.holders(path),
+    signal(pid, signal) {
+      // Never let a bad pid reach kill(): 0 and negatives address process groups.
+      if (!Number.isInteger(pid) || pid <= 0) return false;
+      try {
+        kill(pid, signal);
+        return true;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ESRCH') return false;
+        throw e;
+      }
+    },
+  };
+}
+
+/** /proc/stat `btime` (seconds since epoch) in ms; 0 when unreadable so start times stay relative. */
+function readBootTimeMs(root: string): number {
+  const m = /^btime\s+(\d+)/m.exec(readProcText(`${root}/stat`) ?? '');
+  return m ? Number(m[1]) * 1000 : 0;
+}
+
+function exists(path: string): boolean {
+  try {
+    statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * BEHAVIOUR D: "is this file locked by someone else?" without ever taking the lock. Taking it
+ * (even non-blocking flock) could race the real owner's startup and make it fail; /proc/locks
+ * answers from the kernel's table. A hit is matched by inode and device, then confirmed through
+ * the holder's /proc/<pid>/fd links, which guards against a device number printed differently
+ * from what stat reports (btrfs subvolumes, overlayfs) colliding with another file's inode.
+ */
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { readLinkOrNull, readProcText } from './proc-files.ts';
+import { devToLocksText, parseRawLocks } from './proc-locks.ts';
+import type { RawFileLock } from './proc-locks.ts';
+
+export interface LockProbeOptions {
+  /** Default: '/proc'. */
+  root?: string;
+}
+
+export interface LockProbe {
+  /** true held, false free (or file missing), null cannot tell (no /proc/locks, file unstat-able). */
+  probe(path: string): boolean | null;
+  /** Pids whose open files confirm they hold a lock on `path`, ascending. */
+  holders(path: string): number[];
+}
+
+interface Target {
+  path: string;
+  dev: string;
+  ino: string;
+}
+
+export function createLockProbe(options: LockProbeOptions = {}): LockProbe {
+  const root = options.root ?? '/proc';
+
+  /** The file's identity, 'missing', or null when it exists but cannot be stat'ed. */
+  const target = (path: string): Target | 'missing' | null => {
+    try {
+      const st = statSync(path, { bigint: true });
+      let real = path;
+      try {
+        real = realpathSync(path);
+      } catch {}
+      return { path: real, dev: devToLocksText(st.dev), ino: st.ino.toString() };
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'missing' : null;
+    }
+  };
+
+  /** Granted (not waiting) locks on the target's inode, or null without /proc/locks. */
+  const candidates = (t: Target): RawFileLock[] | null => {
+    const text = readProcText(`${root}/locks`);
+    if (text === null) return null;
+    return parseRawLocks(text).filter((l) => !l.blocked && l.inodeText === t.ino);
+  };
+
+  /** Does `pid` have `t` open? true / false / null (its fd table is unreadable to us). */
+  const hasOpen = (pid: number, t: Target): boolean | null => {
+    const fdDir = `${root}/${pid}/fd`;
+    let fds: string[];
+    try {
+      fds = readdirSync(fdDir);
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'EACCES' || (e as NodeJS.ErrnoException).code === 'EPERM' ? null : false;
+    }
+    const links: string[] = [];
+    for (const fd of fds) {
+      const link = readLinkOrNull(`${fdDir}/${fd}`);
+      if (link === t.path) return true;
+      if (link?.startsWith('/')) links.push(fd);
+    }
+    // The path may differ (another mount namespace, a bind mount): compare the identity instead.
+    for (const fd of links) {
+      try {
+        const st = statSync(`${fdDir}/${fd}`, { bigint: true });
+        if (st.ino.toString() === t.ino && devToLocksText(st.dev) === t.dev) return true;
+      } catch {}
+    }
+    return false;
+  };
+
+  return {
+    probe(path) {
+      const t = target(path);
+      if (t === 'missing') return false; // never claimed
+      if (t === null) return null;
+      const locks = candidates(t);
+      if (locks === null) return null;
+      for (const l of locks) {
+        const confirmed = l.pid > 0 ? hasOpen(l.pid, t) : null;
+        if (confirmed) return true;
+        // Same device and inode is the very file. The listed pid can be stale (flock follows the
+        // open file description into forked children after the taker exits) or its fds
+        // unreadable (OFD locks list -1): the kernel still says the lock is held.
+        if (l.dev === t.dev) return true;
+      }
+      return false;
+    },
+    holders(path) {
+      const t = target(path);
+      if (t === 'missing' || t === null) return [];
+      const pids = new Set<number>();
+      for (const l of candidates(t) ?? []) if (l.pid > 0 && !pids.has(l.pid) && hasOpen(l.pid, t)) pids.add(l.pid);
+      return [...pids].sort((a, b) => a - b);
+    },
+  };
+}

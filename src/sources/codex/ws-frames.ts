@@ -39,7 +39,7 @@ export function encodeFrame(opcode: number, payload: Buffer, mask: boolean): Buf
  * `maxPayload` so a confused peer cannot make us buffer without bound.
  */
 export function createFrameDecoder(maxPayload = 64 * 1024 * 1024): (chunk: Buffer) => Frame[] {
-  let buf = Buffer.alloc(0);
+  let buf: Buffer = Buffer.alloc(0);
   return (chunk) => {
     buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
     const frames: Frame[] = [];

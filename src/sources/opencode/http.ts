@@ -61,7 +61,7 @@ export function createOpenCodeHttp(options: OpenCodeHttpOptions = {}): OpenCodeH
 function request(baseUrl: string, method: string, p: string, timeoutMs: number): Promise<{ code: number; body: string } | null> {
   return new Promise((resolve) => {
     let url: URL;
-    try { url = new URL(p, baseUrl); } catch { resolve(null); return; }
+    try { url = new URL(baseUrl.replace(/\/+$/, '') + p); } catch { resolve(null); return; }
     const req = http.request(url, { method, agent: false, timeout: timeoutMs, headers: { accept: 'application/json' } }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;

@@ -1,0 +1,11 @@
+// Real-harness test kit: pinned CLI installs, isolated offline envs, a private tmux.
+export { ensureHarnessCli, harnessCacheDir, installAll } from './install.ts';
+export type { EnsureOptions, HarnessCli } from './install.ts';
+export { HARNESS_NAMES, PINNED } from './pinned.ts';
+export type { HarnessName, PinnedCli } from './pinned.ts';
+export { FAKE_ANTHROPIC_KEY, FAKE_OPENAI_KEY, harnessEnv } from './harness-env.ts';
+export type { HarnessEnv, HarnessEnvOptions } from './harness-env.ts';
+export { startTmux } from './tmux.ts';
+export type { NewPaneOptions, Pane, Tmux } from './tmux.ts';
+export { runCli } from './run-cli.ts';
+export type { CliResult, RunCliOptions } from './run-cli.ts';

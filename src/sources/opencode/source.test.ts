@@ -72,7 +72,7 @@ test('live by -s: working from the store, ended with SIGTERM; a reused pid is ne
   proc.remove(p.pid);
   proc.add({ pid: p.pid, argv: ['vim', 'notes'], exe: '/usr/bin/vim', cwd: '/home/dev/p2', startTicks: 900 });
   assert.equal((await src.end(killed)).outcome, 'not_running');
-  assert.deepEqual(proc.signals, []);
+  assert.equal(proc.signals.length, 0);
   // Back to an OpenCode process: end sends SIGTERM (its clean stop).
   proc.remove(p.pid);
   proc.add({ pid: p.pid, argv: ['opencode', '-s', killed], exe: EXE, cwd: '/home/dev/p2', startTicks: 950 });

@@ -6,8 +6,12 @@ import { closeSync, openSync, readlinkSync, readSync } from 'node:fs';
 
 let shared = Buffer.allocUnsafe(64 * 1024);
 
-/** Whole file as UTF-8, or null when it cannot be opened or read (raced exit, permissions). */
-export function readProcText(path: string): string | null {
+/**
+ * Whole file as UTF-8, or null when it cannot be opened or read (raced exit, permissions).
+ * `oneRead`: a single read() suffices — seq_file hands a one-record file like stat over whole —
+ * which saves the syscall that would only confirm EOF.
+ */
+export function readProcText(path: string, oneRead = false): string | null {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -26,6 +30,7 @@ export function readProcText(path: string): string | null {
       const n = readSync(fd, shared, len, shared.length - len, null);
       if (n <= 0) break;
       len += n;
+      if (oneRead) break;
     }
     return shared.toString('utf8', 0, len);
   } catch {

@@ -8,7 +8,7 @@ const tail = '4194304 103 0 0 0 0 0 0 0 20 0 1 0 57400 3133440 417 1844674407370
 describe('parseStat', () => {
   it('reads the fields the port needs', () => {
     const s = parseStat(`9626 (cat) R 9601 9602 3180 34816 9700 ${tail}`);
-    assert.deepEqual(s, { pid: 9626, comm: 'cat', state: 'R', ppid: 9601, pgrp: 9602, session: 3180, ttyNr: 34816, tpgid: 9700, startTicks: 57400 });
+    assert.deepEqual(s, { pid: 9626, comm: 'cat', state: 'R', flags: 4194304, ppid: 9601, pgrp: 9602, session: 3180, ttyNr: 34816, tpgid: 9700, startTicks: 57400 });
   });
 
   it('parses a comm holding spaces, parentheses and ") (" from the last paren', () => {

@@ -9,6 +9,8 @@ export interface ProcStat {
   comm: string;
   /** Field 3: R, S, D, Z, T... */
   state: string;
+  /** Field 9: kernel PF_* flags. */
+  flags: number;
   ppid: number;
   pgrp: number;
   session: number;
@@ -17,6 +19,9 @@ export interface ProcStat {
   /** Field 22: start time in clock ticks since boot. */
   startTicks: number;
 }
+
+/** PF_KTHREAD: kernel threads have no argv, exe or cwd worth reading. */
+export const PF_KTHREAD = 0x00200000;
 
 /** Parses one stat line; null when it is not a stat line (truncated read, garbage). */
 export function parseStat(text: string): ProcStat | null {
@@ -32,6 +37,7 @@ export function parseStat(text: string): ProcStat | null {
     pid,
     comm: text.slice(open + 1, close),
     state: rest[0] ?? '',
+    flags: num(9),
     ppid: num(4),
     pgrp: num(5),
     session: num(6),
@@ -39,6 +45,6 @@ export function parseStat(text: string): ProcStat | null {
     tpgid: num(8),
     startTicks: num(22),
   };
-  const ints = [stat.ppid, stat.pgrp, stat.session, stat.ttyNr, stat.tpgid, stat.startTicks];
+  const ints = [stat.flags, stat.ppid, stat.pgrp, stat.session, stat.ttyNr, stat.tpgid, stat.startTicks];
   return ints.every(Number.isInteger) ? stat : null;
 }

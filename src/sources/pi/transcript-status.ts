@@ -32,12 +32,14 @@ export function deriveStatus(s: TranscriptSummary, input: StatusInput): DerivedS
   const busy = input.exact ? input.exact.state === 'busy' : transcriptBusy(s);
   if (!busy) return { status: 'idle', waitingFor: null, statusSince: input.exact?.since ?? s.last.at ?? s.lastActivityAt };
   const since = s.turnSince ?? input.exact?.since ?? s.last.at;
-  const quietMs = s.lastActivityAt === null ? 0 : input.now - Date.parse(s.lastActivityAt);
+  // Activity is the newest of the file's last record and the extension's last state change.
+  const lastSign = Math.max(Date.parse(s.lastActivityAt ?? '') || 0, Date.parse(input.exact?.since ?? '') || 0);
+  const quietMs = lastSign === 0 ? 0 : input.now - lastSign;
   if (quietMs > input.stuckAfterMs) {
     const minutes = Math.floor(quietMs / 60_000);
     const tool = s.pending[0];
     const running = tool ? ` while running ${tool.name}${tool.detail ? ` (${tool.detail})` : ''}` : '';
-    return { status: 'stuck', waitingFor: `no transcript activity for ${minutes} min${running}`, statusSince: s.lastActivityAt };
+    return { status: 'stuck', waitingFor: `no transcript activity for ${minutes} min${running}`, statusSince: new Date(lastSign).toISOString() };
   }
   return { status: 'working', waitingFor: null, statusSince: since };
 }

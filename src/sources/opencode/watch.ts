@@ -45,9 +45,11 @@ function armTarget(t: WatchTarget, fire: () => void, isClosed: () => boolean): (
           if (!t.accept || t.recursive || (name !== null && t.accept(String(name)))) fire();
         });
       } else {
-        // Wait for the missing directory: any change under the ancestor may be its creation.
+        // Wait for the missing directory: any change under the ancestor may create it or a step towards it.
         current = fs.watch(anchor, { persistent: false }, () => {
-          if (fs.existsSync(t.dir)) { arm(); fire(); }
+          if (nearestExisting(t.dir) === anchor) return;
+          arm();
+          if (fs.existsSync(t.dir)) fire();
         });
       }
       // The watched directory itself going away (or an inotify error): re-arm on its nearest ancestor.

@@ -46,6 +46,14 @@ describe('acquireLock: claiming', () => {
     lock.dispose();
   });
 
+  it('records its own start instant when the start time cannot be read', async () => {
+    const lock = tempLock();
+    const world = fakeWorld({ startTime: () => null });
+    const handle = await acquireLock({ lockPath: lock.lockPath, identity: IDENTITY, pid: OUR_PID, ops: world.ops });
+    assert.deepEqual(handle.record.ownerStartedAt, { kind: 'instant', ms: Math.round(performance.timeOrigin) });
+    lock.dispose();
+  });
+
   it('refuses an identity a reader would refuse', async () => {
     const lock = tempLock();
     await rejectsWith(acquireLock({ lockPath: lock.lockPath, identity: { ...IDENTITY, protocolVersion: 0 }, ops: fakeWorld().ops }), 'invalid_argument');

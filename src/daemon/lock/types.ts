@@ -88,7 +88,10 @@ export interface LockHandle {
   publish(endpoints: LockEndpoints): void;
   /** True while the lock file on disk still carries our holder token. Never throws. */
   stillHeld(): boolean;
-  /** Removes the lock only if it still carries our holder token. Idempotent. */
+  /**
+   * Removes the lock only if it still carries our holder token. Idempotent; a lock that is gone
+   * or now someone else's is left as it is. Throws lock_io only when the file cannot be read.
+   */
   release(): void;
 }
 

@@ -130,8 +130,8 @@ describe('rollout helpers', () => {
     assert.equal(threadIdFromRolloutName('rollout-2026.jsonl'), null);
     assert.equal(threadIdFromRolloutName(`x-${TID}.jsonl`), null);
   });
-  it('tokens from usage subtract cached reads from input', () => {
-    assert.deepEqual(tokensFromUsage({ input_tokens: 10, cached_input_tokens: 4, output_tokens: 3, cache_write_input_tokens: 1 }), { input: 6, output: 3, cacheRead: 4, cacheWrite: 1 });
+  it('tokens from usage subtract cached reads and cache writes from input', () => {
+    assert.deepEqual(tokensFromUsage({ input_tokens: 10, cached_input_tokens: 4, output_tokens: 3, cache_write_input_tokens: 1 }), { input: 5, output: 3, cacheRead: 4, cacheWrite: 1 });
     assert.equal(tokensFromUsage(null), null);
   });
   it('title from the first prompt line, cut', () => {

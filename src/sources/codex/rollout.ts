@@ -49,14 +49,16 @@ const str = (x: unknown): string | null => (typeof x === 'string' ? x : null);
 const num = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) && x > 0 ? x : 0);
 
 /**
- * OpenAI usage → TokenCounts. `input_tokens` includes cached reads, so `input` is the uncached part
- * (matching the other harnesses, where input + cacheRead is the whole prompt). Reasoning is part of output.
+ * OpenAI usage → TokenCounts. `input_tokens` is the whole prompt and its cached reads and cache writes
+ * are subsets of it, while Session.tokens.input excludes both (as priceTokens expects): subtract them.
+ * Reasoning tokens are part of `output_tokens`.
  */
 export function tokensFromUsage(u: unknown): TokenCounts | null {
   const o = obj(u);
   if (!o) return null;
-  const cached = num(o.cached_input_tokens);
-  return { input: Math.max(0, num(o.input_tokens) - cached), output: num(o.output_tokens), cacheRead: cached, cacheWrite: num(o.cache_write_input_tokens) };
+  const cacheRead = num(o.cached_input_tokens);
+  const cacheWrite = num(o.cache_write_input_tokens);
+  return { input: Math.max(0, num(o.input_tokens) - cacheRead - cacheWrite), output: num(o.output_tokens), cacheRead, cacheWrite };
 }
 
 function textOf(content: unknown): string | null {

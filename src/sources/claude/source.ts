@@ -58,7 +58,8 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
   };
   const isValidId = (id: string): boolean => typeof id === 'string' && isSessionIdFor('claude', id);
   const keepErrors = (more: string[]): void => {
-    counters.errors.push(...more);
+    // The same broken file fails on every scan; keep one line per distinct problem.
+    for (const e of more) if (!counters.errors.includes(e)) counters.errors.push(e);
     if (counters.errors.length > MAX_ERRORS) counters.errors.splice(0, counters.errors.length - MAX_ERRORS);
   };
 

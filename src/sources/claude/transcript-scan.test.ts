@@ -121,4 +121,23 @@ describe('claude transcript scan', () => {
     assert.equal(c.filesSkipped, 1);
     assert.equal(c.errors.length, 1);
   });
+
+  it('works through an index that stores summaries as JSON (the SQLite store)', () => {
+    const { home, projects } = setup();
+    const rows = new Map<string, string>();
+    const index: TranscriptIndex = {
+      get: (p) => { const r = rows.get(p); return r === undefined ? undefined : JSON.parse(r); },
+      put: (e) => void rows.set(e.path, JSON.stringify(e)),
+      remove: (p) => void rows.delete(p),
+      list: () => [...rows.values()].map((r) => JSON.parse(r)),
+    };
+    const file = writeTranscript(home, SID, [userLine('first'), assistantLine({ id: 'm1', input: 10 })]);
+    scanTranscripts({ projectsDir: projects, index }, counters());
+    fs.appendFileSync(file, assistantLine({ id: 'm1', input: 10 }) + '\n' + assistantLine({ id: 'm2', input: 1 }) + '\n');
+    const c = counters();
+    const [t] = scanTranscripts({ projectsDir: projects, index }, c);
+    assert.equal(c.linesParsed, 2, 'resumed from the stored offset');
+    assert.equal(t?.summary.usage.tokens.input, 11, 'the repeated message stays counted once across runs');
+    assert.equal(t?.summary.firstPrompt, 'first');
+  });
 });

@@ -36,7 +36,7 @@ describe('codex watch', () => {
     changes.length = 0;
     writeFileSync(join(day, `rollout-2026-11-30T06-52-04-${ID}.jsonl`), '{}\n');
     await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual(changes, [], 'no callback after dispose');
+    assert.equal(changes.length, 0, 'no callback after dispose');
   });
 
   it('reports lock files by thread id, ignores churning logs, and tolerates a missing CODEX_HOME', async () => {
@@ -49,7 +49,7 @@ describe('codex watch', () => {
     changes.length = 0;
     writeFileSync(join(home, 'logs_2.sqlite'), 'x');
     await new Promise((r) => setTimeout(r, 200));
-    assert.deepEqual(changes, [], 'logs_2.sqlite is noise');
+    assert.equal(changes.length, 0, 'logs_2.sqlite is noise');
     writeFileSync(join(home, 'thread-writer-locks', `${ID}.lock`), '');
     assert.ok(await until(() => changes.some((c) => c.ids.includes(ID))), `got ${JSON.stringify(changes)}`);
     await dispose();

@@ -9,3 +9,4 @@ export { startTmux } from './tmux.ts';
 export type { NewPaneOptions, Pane, Tmux } from './tmux.ts';
 export { runCli } from './run-cli.ts';
 export type { CliResult, RunCliOptions } from './run-cli.ts';
+export { claudeTranscriptPath, findFiles, ompSessionDir, piSessionDir, readJsonl } from './session-paths.ts';

@@ -105,8 +105,13 @@ describe('claude 2.1.332 against the fake model', () => {
     assert.equal(session.canEnd, true);
     const id = session.id;
 
+    const changed: string[] = [];
+    const stopWatch = source(h).watch((c) => changed.push(...(c.ids.length > 0 ? c.ids : ['*'])));
     await type(pane, 'SLOW6 please say hi');
     await waitForSession(h, 'working during a slow reply', (s) => s.id === id && s.status === 'working');
+    await new Promise((r) => setTimeout(r, 200)); // one debounce window
+    await stopWatch();
+    assert.ok(changed.includes(id), `watch reported the session (got ${JSON.stringify(changed)})`);
     await waitForSession(h, 'idle after the reply', (s) => s.id === id && s.status === 'idle');
 
     const target = path.join(h.cwd, 'perm.txt');

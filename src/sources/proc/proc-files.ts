@@ -8,10 +8,12 @@ let shared = Buffer.allocUnsafe(64 * 1024);
 
 /**
  * Whole file as UTF-8, or null when it cannot be opened or read (raced exit, permissions).
- * `oneRead`: a single read() suffices — seq_file hands a one-record file like stat over whole —
- * which saves the syscall that would only confirm EOF.
+ * `shortReadEnds`: a read() returning less than asked means end of file, saving the read that
+ * would only confirm EOF. True for <pid>/stat (one seq_file record) and <pid>/cmdline (the kernel
+ * copies until the buffer is full or argv ends); NOT for multi-record files like /proc/locks,
+ * where seq_file returns short reads at record boundaries.
  */
-export function readProcText(path: string, oneRead = false): string | null {
+export function readProcText(path: string, shortReadEnds = false): string | null {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -27,10 +29,11 @@ export function readProcText(path: string, oneRead = false): string | null {
         shared.copy(bigger, 0, 0, len);
         shared = bigger;
       }
-      const n = readSync(fd, shared, len, shared.length - len, null);
+      const want = shared.length - len;
+      const n = readSync(fd, shared, len, want, null);
       if (n <= 0) break;
       len += n;
-      if (oneRead) break;
+      if (shortReadEnds && n < want) break;
     }
     return shared.toString('utf8', 0, len);
   } catch {

@@ -39,7 +39,7 @@ export function createLinuxProc(options: LinuxProcOptions = {}): ProcPort {
     if (!stat) return undefined;
     // Often half the table: skipping their three reads keeps snapshots cheap; no source wants them.
     if (stat.flags & PF_KTHREAD) return fromStat(stat, [], null, null);
-    const cmdline = readProcText(`${dir}/cmdline`);
+    const cmdline = readProcText(`${dir}/cmdline`, true);
     if (cmdline === null) return undefined; // exited between the two reads
     const exe = readLinkOrNull(`${dir}/exe`);
     // A binary replaced in place (a CLI self-update) reads "<path> (deleted)"; the path is still what ran.

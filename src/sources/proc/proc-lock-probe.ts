@@ -1,9 +1,9 @@
 /**
  * BEHAVIOUR D: "is this file locked by someone else?" without ever taking the lock. Taking it
  * (even non-blocking flock) could race the real owner's startup and make it fail; /proc/locks
- * answers from the kernel's table. A hit is matched by inode and device, then confirmed through
- * the holder's /proc/<pid>/fd links, which guards against a device number printed differently
- * from what stat reports (btrfs subvolumes, overlayfs) colliding with another file's inode.
+ * answers from the kernel's table. A hit is matched by inode and device; an inode-only hit is
+ * confirmed through the holder's /proc/<pid>/fd links, which guards against a device number
+ * printed differently from what stat reports colliding with another file's inode.
  */
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { readLinkOrNull, readProcText } from './proc-files.ts';
@@ -26,6 +26,8 @@ interface Target {
   path: string;
   dev: string;
   ino: string;
+  /** realpath of `path`, resolved only when fd links must be compared. */
+  real?: string;
 }
 
 export function createLockProbe(options: LockProbeOptions = {}): LockProbe {
@@ -35,11 +37,7 @@ export function createLockProbe(options: LockProbeOptions = {}): LockProbe {
   const target = (path: string): Target | 'missing' | null => {
     try {
       const st = statSync(path, { bigint: true });
-      let real = path;
-      try {
-        real = realpathSync(path);
-      } catch {}
-      return { path: real, dev: devToLocksText(st.dev), ino: st.ino.toString() };
+      return { path, dev: devToLocksText(st.dev), ino: st.ino.toString() };
     } catch (e) {
       return (e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR' ? 'missing' : null;
     }
@@ -49,7 +47,11 @@ export function createLockProbe(options: LockProbeOptions = {}): LockProbe {
   const candidates = (t: Target): RawFileLock[] | null => {
     const text = readProcText(`${root}/locks`);
     if (text === null) return null;
-    return parseRawLocks(text).filter((l) => !l.blocked && l.inodeText === t.ino);
+    // Parse only lines naming this inode: most probes are of free files, and /proc/locks can be long.
+    const needle = `:${t.ino} `;
+    if (!text.includes(needle)) return [];
+    const lines = text.split('\n').filter((line) => line.includes(needle)).join('\n');
+    return parseRawLocks(lines).filter((l) => !l.blocked && l.inodeText === t.ino);
   };
 
   /** Does `pid` have `t` open? true / false / null (its fd table is unreadable to us). */
@@ -61,10 +63,17 @@ export function createLockProbe(options: LockProbeOptions = {}): LockProbe {
     } catch (e) {
       return (e as NodeJS.ErrnoException).code === 'EACCES' || (e as NodeJS.ErrnoException).code === 'EPERM' ? null : false;
     }
+    if (t.real === undefined) {
+      try {
+        t.real = realpathSync(t.path);
+      } catch {
+        t.real = t.path;
+      }
+    }
     const links: string[] = [];
     for (const fd of fds) {
       const link = readLinkOrNull(`${fdDir}/${fd}`);
-      if (link === t.path) return true;
+      if (link === t.real) return true;
       if (link?.startsWith('/')) links.push(fd);
     }
     // The path may differ (another mount namespace, a bind mount): compare the identity instead.
@@ -84,14 +93,14 @@ export function createLockProbe(options: LockProbeOptions = {}): LockProbe {
       if (t === null) return null;
       const locks = candidates(t);
       if (locks === null) return null;
-      for (const l of locks) {
-        const confirmed = l.pid > 0 ? hasOpen(l.pid, t) : null;
-        if (confirmed) return true;
-        // Same device and inode is the very file. The listed pid can be stale (flock follows the
-        // open file description into forked children after the taker exits) or its fds
-        // unreadable (OFD locks list -1): the kernel still says the lock is held.
-        if (l.dev === t.dev) return true;
-      }
+      // Same device and inode is this very file in the kernel's own table: held. No fd scan then —
+      // it would cost a readlink per fd of the holder (a daemon holding hundreds of thread locks
+      // makes that quadratic), and the listed pid can be stale anyway (flock follows the open file
+      // into forked children after the taker exits) or -1 (OFD locks).
+      if (locks.some((l) => l.dev === t.dev)) return true;
+      // Inode only: the device may be printed differently from what stat reports (btrfs
+      // subvolumes, overlayfs) or be another file system's inode. The holder's fds decide.
+      for (const l of locks) if (l.pid > 0 && hasOpen(l.pid, t)) return true;
       return false;
     },
     holders(path) {

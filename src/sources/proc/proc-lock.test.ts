@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProc } from './index.ts';
+import { createProc, descendants } from './index.ts';
 
 function has(cmd: string): boolean {
   try {
@@ -18,7 +18,7 @@ function has(cmd: string): boolean {
 
 /**
  * A child holding an exclusive flock on `file` until killed: util-linux `flock` when present,
- * else python3's fcntl.flock. Resolves once /proc/locks shows the lock.
+ * else python3's fcntl.flock. Resolves once /proc/locks shows the lock and the fork exists.
  */
 async function holdFlock(file: string, proc: ReturnType<typeof createProc>): Promise<ChildProcess> {
   const child = has('flock')
@@ -26,7 +26,10 @@ async function holdFlock(file: string, proc: ReturnType<typeof createProc>): Pro
     : spawn('python3', ['-c', 'import fcntl,os,sys,time; f=open(sys.argv[1],"a"); fcntl.flock(f, fcntl.LOCK_EX); os.fork() or time.sleep(30); time.sleep(30)', file], { stdio: 'ignore', detached: true });
   const until = Date.now() + 5000;
   while (Date.now() < until) {
-    if (proc.locks().some((l) => l.pid === child.pid)) return child;
+    // Both holders fork a child sharing the locked file after locking; wait for it too, so a
+    // test killing only the taker never races the fork.
+    const locked = proc.locks().some((l) => l.pid === child.pid);
+    if (locked && descendants(proc.snapshot(), child.pid as number).length > 0) return child;
     await new Promise((r) => setTimeout(r, 20));
   }
   killGroup(child);

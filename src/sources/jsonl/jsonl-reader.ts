@@ -37,8 +37,8 @@ export interface JsonlReadOptions {
   chunkBytes?: number;
 }
 
-/** Internal knob for the tail reader: `offset` may sit mid-line; drop bytes up to the first '\n' uncounted. */
-export interface JsonlScanOptions extends JsonlReadOptions {
+/** For the tail reader: `offset` may sit mid-line; bytes up to the first '\n' are dropped uncounted. */
+interface JsonlScanOptions extends JsonlReadOptions {
   startsMidLine?: boolean;
 }
 
@@ -57,7 +57,12 @@ type LineMode = 'collect' | 'ignored' | 'oversize' | 'discard';
  * callers compare with the file size and restart from 0.
  * Throws only when the file cannot be opened or read (the caller counts that).
  */
-export function readJsonlFrom(path: string, offset: number, onRecord: OnRecord, options: JsonlScanOptions = {}): JsonlReadResult {
+export function readJsonlFrom(path: string, offset: number, onRecord: OnRecord, options: JsonlReadOptions = {}): JsonlReadResult {
+  return scanJsonlFile(path, offset, onRecord, options);
+}
+
+/** readJsonlFrom with the tail reader's mid-line start; not exported from the folder. */
+export function scanJsonlFile(path: string, offset: number, onRecord: OnRecord, options: JsonlScanOptions): JsonlReadResult {
   const fd = openSync(path, 'r');
   try {
     return scanFd(fd, offset, onRecord, options);

@@ -3,7 +3,7 @@
  * tell what a session is doing now without reading a 100 MB transcript from the start.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { readJsonlFrom } from './jsonl-reader.ts';
+import { scanJsonlFile } from './jsonl-reader.ts';
 import type { JsonlReadOptions } from './jsonl-reader.ts';
 
 export type JsonlTailOptions = Pick<JsonlReadOptions, 'ignore' | 'headBytes' | 'maxLineBytes'>;
@@ -11,12 +11,12 @@ export type JsonlTailOptions = Pick<JsonlReadOptions, 'ignore' | 'headBytes' | '
 /**
  * Parsed records of the complete lines within the last `maxBytes` of `path`, oldest first.
  * The first line is dropped when the window starts inside it; a final line without '\n' is
- * left out like readJsonlFrom does. Throws only when the file cannot be read.
+ * left out, as readJsonlFrom does. Throws only when the file cannot be read.
  */
 export function readJsonlTail(path: string, maxBytes: number, options: JsonlTailOptions = {}): unknown[] {
   const { start, midLine } = tailStart(path, maxBytes);
   const records: unknown[] = [];
-  readJsonlFrom(path, start, (r) => void records.push(r), { ...options, startsMidLine: midLine });
+  scanJsonlFile(path, start, (r) => void records.push(r), { ...options, startsMidLine: midLine });
   return records;
 }
 

@@ -1,5 +1,8 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createFakeProc } from './fake-proc.ts';
 
 it('fake proc: table, pid reuse, locks released on exit, signals recorded', () => {
@@ -27,4 +30,19 @@ it('fake proc: table, pid reuse, locks released on exit, signals recorded', () =
   assert.equal(fake.signal(10, 'SIGTERM'), false);
   assert.deepEqual(fake.signals.map((s) => [s.pid, s.signal, s.delivered]), [[11, 'SIGUSR1', true], [10, 'SIGTERM', true], [10, 'SIGTERM', false]]);
   assert.equal(createFakeProc({ lockSupport: false }).probeLock('/x'), null);
+});
+
+it('fake proc: a lock path that exists reports its real inode', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'muster-fake-proc-'));
+  try {
+    const file = join(dir, 'x.lock');
+    writeFileSync(file, '');
+    const fake = createFakeProc({ processes: [{ pid: 5 }], locks: [{ path: file, pids: [5] }, { path: '/nowhere/y.lock', pids: [5] }] });
+    const inodes = fake.locks().map((l) => l.inode).sort((a, b) => a - b);
+    assert.equal(inodes.length, 2);
+    assert.ok(inodes.includes(statSync(file).ino), 'the real inode');
+    assert.ok(inodes.includes(10_000), 'a made-up one for the missing path');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

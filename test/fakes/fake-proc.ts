@@ -3,7 +3,9 @@
  * here, never copy-pasted). It behaves like the kernel where sources rely on it: a process that
  * exits drops its locks, a signal to a gone pid returns false, pid reuse shows as new start ticks.
  */
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
+import { devToLocksText } from '../../src/sources/proc/index.ts';
 import type { FileLock, ProcInfo, ProcPort, ProcessTable } from '../../src/sources/proc/types.ts';
 
 export interface FakeProcOptions {
@@ -55,10 +57,18 @@ export function createFakeProc(options: FakeProcOptions = {}): FakeProc {
   let nextPid = 1000;
 
   const startedAt = (ticks: number): number => bootTimeMs + (ticks * 1000) / clockTicks;
-  const inodeOf = (path: string): number => {
+  /**
+   * A lock path that exists on disk reports its real device and inode in locks(), as /proc/locks
+   * would (sources pre-filter lock files by inode); other paths get stable made-up numbers.
+   */
+  const identityOf = (path: string): { dev: string; inode: number } => {
+    try {
+      const st = statSync(path, { bigint: true });
+      return { dev: devToLocksText(st.dev), inode: Number(st.ino) };
+    } catch {}
     let ino = inodes.get(path);
     if (ino === undefined) inodes.set(path, (ino = 10_000 + inodes.size));
-    return ino;
+    return { dev: '00:2a', inode: ino };
   };
   const liveHolders = (path: string): number[] =>
     [...(holders.get(path) ?? [])].filter((pid) => procs.has(pid)).sort((a, b) => a - b);
@@ -129,9 +139,10 @@ export function createFakeProc(options: FakeProcOptions = {}): FakeProc {
       if (!lockSupport) return [];
       const out: FileLock[] = [];
       for (const path of [...holders.keys()].sort()) {
-        for (const pid of liveHolders(path)) {
-          out.push({ kind: 'FLOCK', mode: 'ADVISORY', access: 'WRITE', pid, dev: '00:2a', inode: inodeOf(path), blocked: false });
-        }
+        const pids = liveHolders(path);
+        if (pids.length === 0) continue;
+        const { dev, inode } = identityOf(path);
+        for (const pid of pids) out.push({ kind: 'FLOCK', mode: 'ADVISORY', access: 'WRITE', pid, dev, inode, blocked: false });
       }
       return out;
     },

@@ -29,6 +29,6 @@ export { createPsProc, parsePsTable } from './proc-ps.ts';
 export type { PsProcOptions } from './proc-ps.ts';
 export { parseStat } from './proc-stat.ts';
 export type { ProcStat } from './proc-stat.ts';
-export { parseProcLocks } from './proc-locks.ts';
+export { devToLocksText, parseProcLocks } from './proc-locks.ts';
 export { descendants } from './proc-descendants.ts';
 export type { DescendantsFn, FileLock, ProcInfo, ProcPort, ProcessTable } from './types.ts';

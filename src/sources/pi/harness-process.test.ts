@@ -17,6 +17,7 @@ describe('pi and omp process recognition', () => {
 
   it('omp: its script in the first argv slots, run by bun (or compiled)', () => {
     assert.equal(isOmpProcess(proc(['bun', '/h/node_modules/.bin/omp', '--model', 'fakeoai/fake-model', '--resume', '01a22b3f-9734'], '/h/node_modules/bun/bin/bun')), true);
+    assert.equal(isOmpProcess(proc(['bun', '/c/node_modules/.bin/omp', '--mode', 'rpc'], '/c/node_modules/bun/bin/bun.exe')), true, 'npm bun is bun.exe');
     assert.equal(isOmpProcess(proc(['/usr/local/bin/omp'], '/usr/local/bin/omp')), true);
     assert.equal(isOmpProcess(proc(['tmux', 'new', 'omp'], '/usr/bin/tmux')), false);
     assert.equal(isOmpProcess(proc(['vim', 'omp'], '/usr/bin/vim')), false, 'a file named omp opened in an editor');

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { ProcInfo } from '../proc/types.ts';
 
-const RUNTIME = /^(node|nodejs|bun)([-.]?\d[\w.]*)?$/;
+const RUNTIME = /^(node|nodejs|bun)([-.]?\d[\w.]*)?(\.exe)?$/; // npm bun installs its binary as bun.exe
 
 function isRuntime(exe: string | null): boolean {
   return exe !== null && RUNTIME.test(path.basename(exe));

@@ -1,0 +1,199 @@
+/**
+ * Real-harness tier for the pi and omp sources: the pinned `pi` (0.73.1) and `omp` (18.2.3) run
+ * offline against the fake model in print mode, in RPC mode and interactively in a private tmux,
+ * ended by SIGTERM (through the source's own `end`) and by SIGKILL; every step is asserted through
+ * what the source lists. `listSessions` is the seam the lead will switch to `muster ls --json`.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { keywordHandler, startFakeModel } from '../fakes/fake-model/index.ts';
+import type { FakeModel } from '../fakes/fake-model/index.ts';
+import { ensureHarnessCli, harnessEnv, runCli, startTmux } from './kit/index.ts';
+import type { HarnessCli, HarnessEnv, Pane, Tmux } from './kit/index.ts';
+import { createPiSource } from '../../src/sources/pi/index.ts';
+import { createOmpSource } from '../../src/sources/omp/index.ts';
+import type { SessionSource } from '../../src/sources/contract.ts';
+import type { Session } from '../../src/sources/session.ts';
+
+const SCENARIO_MS = 150_000;
+type Name = 'pi' | 'omp';
+
+for (const name of ['pi', 'omp'] as const) {
+  describe(`${name} against the fake model`, () => {
+    let model: FakeModel;
+    let cli: HarnessCli;
+    let tmux: Tmux;
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), `muster-harness-${name}-`));
+    const started: number[] = [];
+    let n = 0;
+
+    before(async () => {
+      cli = await ensureHarnessCli(name);
+      model = await startFakeModel();
+      model.onRequest(keywordHandler());
+      tmux = await startTmux(path.join(root, 'tmux'));
+    });
+
+    after(async () => {
+      for (const pid of started) {
+        try { process.kill(pid, 'SIGKILL'); } catch {}
+      }
+      await tmux?.kill();
+      await model?.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    });
+
+    const freshEnv = (): HarnessEnv => harnessEnv(name, { root: path.join(root, `s${++n}`), modelUrl: model.url, binDir: cli.binDir });
+    /** The source for this isolated home; status extension not loaded (process evidence only). */
+    const source = (h: HarnessEnv): SessionSource =>
+      name === 'pi' ? createPiSource({ home: h.configDir, statusDir: null }) : createOmpSource({ home: path.join(h.home, '.omp'), statusDir: null });
+    /** What Muster reports for this home (later: `muster ls --json`). */
+    const listSessions = (h: HarnessEnv, s = source(h)): Promise<Session[]> => s.list();
+
+    async function waitForSession(h: HarnessEnv, what: string, pred: (s: Session) => boolean, timeoutMs = 30_000, src = source(h)): Promise<Session> {
+      const deadline = Date.now() + timeoutMs;
+      let last: Session[] = [];
+      for (;;) {
+        last = await listSessions(h, src);
+        const hit = last.find(pred);
+        if (hit) return hit;
+        if (Date.now() > deadline) throw new Error(`${what}: not seen within ${timeoutMs} ms; sessions: ${JSON.stringify(last, null, 1)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+
+    const interactiveArgs = (h: HarnessEnv): string[] => [...h.argvPrefix, ...(name === 'omp' ? ['--no-title'] : [])];
+
+    async function startInteractive(h: HarnessEnv): Promise<Pane> {
+      const pane = await tmux.newPane([cli.bin, ...interactiveArgs(h)], { cwd: h.cwd, env: h.env });
+      started.push(pane.pid);
+      await new Promise((r) => setTimeout(r, 3000)); // let the TUI draw its editor before typing
+      return pane;
+    }
+
+    async function type(pane: Pane, text: string): Promise<void> {
+      await tmux.sendKeys(pane.id, text, { literal: true });
+      await new Promise((r) => setTimeout(r, 300));
+      await tmux.sendKeys(pane.id, 'Enter');
+    }
+
+    it(`${name} -p: dormant after exit, with title, tokens and cost`, { timeout: SCENARIO_MS }, async () => {
+      const h = freshEnv();
+      const r = await runCli(cli.bin, [...h.argvPrefix, '-p', 'TOOL_BASH please'], { cwd: h.cwd, env: h.env, timeoutMs: 90_000 });
+      assert.equal(r.code, 0, r.stderr);
+      const [s, ...rest] = await listSessions(h);
+      assert.equal(rest.length, 0);
+      assert.ok(s);
+      assert.equal(s.live, false);
+      assert.equal(s.status, 'ended');
+      assert.equal(s.title, 'TOOL_BASH please');
+      assert.equal(s.model, 'fake-model');
+      assert.equal(s.cwd, h.cwd);
+      assert.ok(s.tokens.input > 0 && s.tokens.output > 0, JSON.stringify(s.tokens));
+      assert.equal(s.costUsd, 0, 'the fake model prices everything at 0 and the records say so');
+      assert.deepEqual(s.resumeArgv, name === 'pi' ? ['pi', '--session', s.id] : ['omp', '--resume', s.id]);
+    });
+
+    it(`${name} --mode rpc: listed once its file exists, working during a slow turn, idle after, renamed, dormant after stdin closes`, { timeout: SCENARIO_MS }, async () => {
+      const h = freshEnv();
+      const rpc = startRpc(cli, h);
+      started.push(rpc.child.pid ?? 0);
+      const src = source(h);
+      // The session file appears only after the first assistant message, so the first turn is invisible.
+      rpc.send({ id: 'p0', type: 'prompt', message: 'say hi' });
+      const first = await waitForSession(h, 'rpc session live and idle', (s) => s.live && s.status === 'idle', 30_000, src);
+      assert.equal(first.pid, rpc.child.pid);
+      assert.equal(first.canEnd, true);
+      assert.equal(first.title, 'say hi');
+      const state = await rpc.request({ id: 's1', type: 'get_state' });
+      assert.equal(state['sessionId'], first.id, 'the listed id is the one the harness reports');
+      rpc.send({ id: 'p1', type: 'prompt', message: 'SLOW4 hello over rpc' });
+      await waitForSession(h, 'rpc session working', (s) => s.id === first.id && s.live && s.status === 'working', 15_000, src);
+      const idle = await waitForSession(h, 'rpc session idle after agent_end', (s) => s.id === first.id && s.live && s.status === 'idle', 30_000, src);
+      assert.ok(idle.tokens.input > first.tokens.input, 'the second turn adds tokens');
+      await rpc.request({ id: 'n1', type: 'set_session_name', name: 'rpc-demo' });
+      await waitForSession(h, 'rpc session renamed', (s) => s.id === first.id && s.title === 'rpc-demo', 10_000, src);
+      rpc.child.stdin.end();
+      assert.equal(await rpc.exited, 0);
+      const gone = await waitForSession(h, 'rpc session dormant', (s) => s.id === first.id && !s.live, 10_000, src);
+      assert.equal(gone.status, 'ended');
+      assert.equal(gone.title, 'rpc-demo');
+      if (name === 'omp') assert.equal(src.diagnostics().staleRegistryFiles, 1, 'omp leaves its run file behind on stdin close');
+    });
+
+    it(`${name} interactive in tmux: idle → working → idle, then ended by the source with SIGTERM`, { timeout: SCENARIO_MS }, async () => {
+      const h = freshEnv();
+      const pane = await startInteractive(h);
+      const src = source(h);
+      await type(pane, 'say hi');
+      const first = await waitForSession(h, 'interactive session live and idle', (s) => s.live && s.pids.includes(pane.pid) && s.status === 'idle', 40_000, src);
+      assert.equal(first.title, 'say hi');
+      await type(pane, 'SLOW4 hi interactive');
+      await waitForSession(h, 'interactive session working', (s) => s.id === first.id && s.live && s.status === 'working', 20_000, src);
+      const idle = await waitForSession(h, 'interactive session idle again', (s) => s.id === first.id && s.status === 'idle', 30_000, src);
+      assert.equal(idle.canEnd, true);
+      assert.deepEqual(await src.end(idle.id), { outcome: 'ended', signal: 'SIGTERM', pid: pane.pid });
+      const ended = await waitForSession(h, 'dormant after SIGTERM', (s) => s.id === first.id && !s.live, 20_000, src);
+      assert.equal(ended.status, 'ended');
+      assert.equal(src.diagnostics().staleRegistryFiles, 0, 'SIGTERM cleans up run files');
+      assert.equal((await src.end(idle.id)).outcome, 'not_running');
+    });
+
+    it(`${name} interactive in tmux, SIGKILL: dormant, leftovers counted, resumable`, { timeout: SCENARIO_MS }, async () => {
+      const h = freshEnv();
+      const pane = await startInteractive(h);
+      await type(pane, 'say hi');
+      const src = source(h);
+      const idle = await waitForSession(h, 'interactive session idle', (s) => s.live && s.pids.includes(pane.pid) && s.status === 'idle', 40_000, src);
+      process.kill(pane.pid, 'SIGKILL');
+      const dead = await waitForSession(h, 'dormant after SIGKILL', (s) => s.id === idle.id && !s.live, 20_000, src);
+      assert.equal(dead.status, 'ended');
+      if (name === 'omp') assert.equal(src.diagnostics().staleRegistryFiles, 1, 'the SIGKILLed run file is stale');
+      assert.ok(dead.resumeArgv?.includes(dead.id));
+    });
+  });
+}
+
+interface Rpc {
+  child: ChildProcessWithoutNullStreams;
+  send(cmd: object): void;
+  /** Sends a command with an id and resolves with its response's data. */
+  request(cmd: { id: string } & Record<string, unknown>): Promise<Record<string, unknown>>;
+  exited: Promise<number | null>;
+}
+
+/** A minimal RPC driver: strict LF-delimited JSONL on stdin/stdout (never readline). */
+function startRpc(cli: HarnessCli, h: HarnessEnv): Rpc {
+  const child = spawn(cli.bin, [...h.argvPrefix, '--mode', 'rpc'], { cwd: h.cwd, env: h.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const waiters = new Map<string, (data: Record<string, unknown>) => void>();
+  let buf = '';
+  child.stdout.on('data', (d: Buffer) => {
+    buf += d.toString('utf8');
+    for (let nl = buf.indexOf('\n'); nl !== -1; nl = buf.indexOf('\n')) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      try {
+        const msg = JSON.parse(line) as Record<string, unknown>;
+        if (msg['type'] === 'response' && typeof msg['id'] === 'string') waiters.get(msg['id'])?.((msg['data'] ?? {}) as Record<string, unknown>);
+      } catch {}
+    }
+  });
+  child.stderr.resume();
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const send = (cmd: object): void => void child.stdin.write(JSON.stringify(cmd) + '\n');
+  return {
+    child, send, exited,
+    request: (cmd) => new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`no response to ${cmd.type as string}`)), 20_000);
+      waiters.set(cmd.id, (data) => { clearTimeout(t); resolve(data); });
+      send(cmd);
+    }),
+  };
+}
+
+export type { Name };

@@ -11,7 +11,10 @@ import type { ProcStat } from './proc-stat.ts';
 import type { ProcInfo, ProcPort, ProcessTable } from './types.ts';
 
 export interface LinuxProcOptions {
-  /** Default: '/proc'. */
+  /**
+   * Default: '/proc'. With any other root (a fixture), isAlive means "<root>/<pid> exists" so the
+   * fixture stays the single truth; signal() still goes to `kill`.
+   */
   root?: string;
   /** USER_HZ, the unit of stat field 22. Default: 100 (every mainstream Linux build). */
   clockTicks?: number;

@@ -1,0 +1,120 @@
+/**
+ * How the CLI finds the daemon: read the lock record (distrusting it), confirm the service identity
+ * over GET /api/health, and only then use its endpoints with the token from MUSTER_HOME.
+ * `ensureDaemon` starts one in the background when none is usable (status/down never call it).
+ */
+import { spawn } from 'node:child_process';
+import { openSync, closeSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { MusterError } from '../errors/index.ts';
+import { readLock, type LockRecord } from '../daemon/lock/index.ts';
+import { buildIdentity, type BuildIdentity } from '../daemon/identity.ts';
+import { readToken, resolvePaths, type MusterPaths } from '../daemon/paths.ts';
+import { httpJson } from './http.ts';
+
+export type DaemonLocation =
+  | { state: 'running'; record: LockRecord; urls: { board: string; api: string; mcp: string }; token: string | null }
+  | { state: 'starting'; record: LockRecord }
+  | { state: 'foreign'; record: LockRecord }
+  | { state: 'stopped'; staleRecord: boolean };
+
+export interface ClientContext {
+  env: NodeJS.ProcessEnv;
+  paths: MusterPaths;
+  identity: BuildIdentity;
+}
+
+export function clientContext(env: NodeJS.ProcessEnv = process.env): ClientContext {
+  return { env, paths: resolvePaths(env), identity: buildIdentity(env) };
+}
+
+async function healthMatches(api: string, record: LockRecord): Promise<boolean> {
+  try {
+    const r = await httpJson(`${api}/health`, { timeoutMs: 2000 });
+    const b = r.body as { service?: string; pid?: number; buildId?: string } | null;
+    return r.status === 200 && b?.service === 'muster' && b.pid === record.pid && b.buildId === record.buildId;
+  } catch {
+    return false;
+  }
+}
+
+export async function locateDaemon(ctx: ClientContext): Promise<DaemonLocation> {
+  const reading = readLock(ctx.paths.lock, ctx.identity);
+  if (reading.state !== 'record') return { state: 'stopped', staleRecord: reading.state === 'invalid' };
+  const { record } = reading;
+  if (!reading.alive) return { state: 'stopped', staleRecord: true };
+  if (!reading.current) return { state: 'foreign', record };
+  if (!reading.usable || !record.endpoints) return { state: 'starting', record };
+  if (!(await healthMatches(record.endpoints.api, record))) return { state: 'starting', record };
+  return { state: 'running', record, urls: record.endpoints, token: readToken(ctx.paths.token) };
+}
+
+export function foreignError(record: LockRecord): MusterError {
+  return new MusterError(
+    'owned_by_other_build',
+    `the store is owned by pid ${record.pid} running ${record.buildId}; run \`muster down\` to stop it, then retry`,
+    { details: { pid: record.pid, buildId: record.buildId } },
+  );
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Path of the script to re-run for a background daemon: the CLI entry this process started from. */
+function cliEntry(): string[] {
+  const entry = process.argv[1];
+  if (!entry) throw new MusterError('daemon_start_failed', 'cannot tell which muster entry point to start');
+  return [...process.execArgv, entry];
+}
+
+export interface StartOptions {
+  port?: number;
+  /** How long to wait for the new daemon to be ready. Default: 15 s. */
+  timeoutMs?: number;
+}
+
+/** Starts a background daemon and waits until its lock record is published and healthy. */
+export async function startDaemon(ctx: ClientContext, opts: StartOptions = {}): Promise<DaemonLocation & { state: 'running' }> {
+  mkdirSync(ctx.paths.logs, { recursive: true, mode: 0o700 });
+  const logPath = join(ctx.paths.logs, 'daemon.log');
+  const out = openSync(logPath, 'a', 0o600);
+  const args = [...cliEntry(), 'serve', '--quiet'];
+  if (opts.port !== undefined) args.push('--port', String(opts.port));
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env: ctx.env });
+  closeSync(out);
+  let exited: number | null = null;
+  child.once('exit', (code) => (exited = code ?? 1));
+  child.unref();
+  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  while (Date.now() < deadline) {
+    const loc = await locateDaemon(ctx);
+    if (loc.state === 'running') return loc;
+    if (loc.state === 'foreign') throw foreignError(loc.record);
+    if (exited !== null && loc.state === 'stopped') {
+      throw new MusterError('daemon_start_failed', `the daemon exited (code ${exited}) before it was ready; see ${logPath}`);
+    }
+    await sleep(10);
+  }
+  throw new MusterError('daemon_start_failed', `the daemon did not become ready in time; see ${logPath}`);
+}
+
+/** The running daemon, started on demand. */
+export async function ensureDaemon(ctx: ClientContext): Promise<DaemonLocation & { state: 'running' }> {
+  for (let i = 0; i < 300; i++) {
+    const loc = await locateDaemon(ctx);
+    if (loc.state === 'running') return loc;
+    if (loc.state === 'foreign') throw foreignError(loc.record);
+    if (loc.state === 'stopped') return startDaemon(ctx);
+    await sleep(20); // starting: another process is bringing it up
+  }
+  throw new MusterError('daemon_unreachable', 'the daemon is starting but never became ready; check `muster status` and the log in MUSTER_HOME/logs');
+}
+
+/** Calls the daemon's API; a non-2xx answer becomes the daemon's own error envelope as a MusterError. */
+export async function callApi(ctx: ClientContext, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const loc = await ensureDaemon(ctx);
+  const r = await httpJson(`${loc.urls.api}${path}`, { method, token: loc.token, body, timeoutMs: 30_000 });
+  const b = r.body as { ok?: boolean; error?: { code?: string; message?: string } } | null;
+  if (r.status >= 200 && r.status < 300) return (b ?? {}) as Record<string, unknown>;
+  const code = (b?.error?.code ?? 'internal') as ConstructorParameters<typeof MusterError>[0];
+  throw new MusterError(code, b?.error?.message ?? `daemon answered ${r.status}`, { status: r.status });
+}

@@ -1,0 +1,62 @@
+/**
+ * The CLI: a thin typed client of the daemon's API. Each command is a small module loaded lazily,
+ * so `muster status` never loads the HTTP framework or the SQLite driver.
+ */
+import { parseArgs } from './args.ts';
+import { printError, printOk, usageError } from './output.ts';
+import type { CommandModule } from './command.ts';
+
+const COMMANDS: Record<string, { load: () => Promise<CommandModule>; summary: string }> = {
+  serve: { load: () => import('./commands/serve.ts'), summary: 'serve [--port N]        run the daemon in the foreground' },
+  up: { load: () => import('./commands/up.ts'), summary: 'up [--port N]           start the daemon in the background; prints { ok, pid, boardUrl, mcpUrl }' },
+  down: { load: () => import('./commands/down.ts'), summary: 'down                    stop the daemon' },
+  status: { load: () => import('./commands/status.ts'), summary: 'status                  is the daemon running? (never starts one)' },
+  url: { load: () => import('./commands/url.ts'), summary: 'url                     the board URL with its token' },
+};
+
+export const COMMAND_NAMES = Object.keys(COMMANDS);
+
+export function usage(): string {
+  return [
+    'muster — see and steer every coding-agent session on this machine',
+    '',
+    'Usage: muster <command> [options]',
+    '',
+    ...Object.values(COMMANDS).map((c) => `  muster ${c.summary}`),
+    '',
+    'Every command prints one JSON envelope on stdout ({ "ok": true, ... }); failures go to stderr',
+    'as { "ok": false, "error": { "code", "message" } } with a non-zero exit.',
+    'Environment: MUSTER_HOME (default ~/.muster), MUSTER_PORT (default 6878).',
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const [name, ...rest] = argv;
+    if (name === undefined) {
+      // The TUI arrives with its issue; without a terminal (and until then) print the status envelope.
+      const status = await COMMANDS.status!.load();
+      return await status.run({ args: [], flags: {}, env: process.env, tty: Boolean(process.stdout.isTTY) });
+    }
+    if (name === 'help' || name === '--help' || name === '-h') {
+      process.stderr.write(`${usage()}\n`);
+      return 0;
+    }
+    if (name === '--version') {
+      const { VERSION } = await import('../daemon/identity.ts');
+      printOk({ version: VERSION });
+      return 0;
+    }
+    const cmd = COMMANDS[name];
+    if (!cmd) throw usageError(`unknown command '${name}'`);
+    const { positional, flags } = parseArgs(rest);
+    if (flags.help) {
+      process.stderr.write(`${usage()}\n`);
+      return 0;
+    }
+    const mod = await cmd.load();
+    return await mod.run({ args: positional, flags, env: process.env, tty: Boolean(process.stdout.isTTY) });
+  } catch (e) {
+    return printError(e);
+  }
+}

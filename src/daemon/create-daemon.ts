@@ -1,0 +1,139 @@
+/**
+ * The one composition root (DESIGN "Composition root"): lock → store → (sources → hub → panes →
+ * pager → goals, as later capabilities land) → HTTP server → publish endpoints. `close()` undoes it
+ * in reverse, once, completely, releasing the lock last.
+ */
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { acquireLock, type LockHandle, type LockOperations } from './lock/index.ts';
+import { buildIdentity, type BuildIdentity } from './identity.ts';
+import { ensureHome, loadOrCreateToken, resolvePaths, type MusterPaths } from './paths.ts';
+import { openSqliteStore, type Store } from '../store/index.ts';
+import { createEventBus, type EventBus } from '../events/index.ts';
+import { createApp } from '../server/app.ts';
+import { listen, type Listener } from '../server/listen.ts';
+import { coreRoutes, type ServiceIdentity } from '../server/routes/core.ts';
+import { eventsRoutes } from '../server/routes/events.ts';
+import { webRoutes } from '../server/routes/web.ts';
+import type { App } from '../server/env.ts';
+
+export const DEFAULT_PORT = 6878;
+
+export interface DaemonOptions {
+  /** Environment to read MUSTER_HOME, MUSTER_BUILD_ID and harness homes from. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Port to try first (0 = any free port). Default: MUSTER_PORT or 6878. */
+  port?: number;
+  /** Directory of the built board. Default: dist/web beside the bundle. */
+  webRoot?: string;
+  /** Lock OS operations (tests inject). */
+  lockOps?: Partial<LockOperations>;
+  heartbeatMs?: number;
+  log?(line: string): void;
+}
+
+export interface Daemon {
+  readonly paths: MusterPaths;
+  readonly identity: BuildIdentity;
+  readonly port: number;
+  readonly token: string;
+  readonly urls: { board: string; api: string; mcp: string };
+  readonly app: App;
+  readonly bus: EventBus;
+  readonly store: Store;
+  /** Resolves when close() has finished. */
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+function defaultWebRoot(): string {
+  // Bundled: dist/cli.js → dist/web. From source (tsx): src/daemon → dist/web.
+  const here = dirname(fileURLToPath(import.meta.url));
+  return here.endsWith('dist') ? join(here, 'web') : join(here, '..', '..', 'dist', 'web');
+}
+
+export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? ((l: string) => process.stderr.write(`${l}\n`));
+  const paths = resolvePaths(env);
+  ensureHome(paths);
+  const identity = buildIdentity(env);
+  const startedAtMs = Date.now();
+  const disposers: (() => void | Promise<void>)[] = [];
+
+  const lock: LockHandle = await acquireLock({ lockPath: paths.lock, identity, ops: options.lockOps });
+  disposers.push(() => lock.release());
+  try {
+    const store = openSqliteStore({ path: paths.db });
+    disposers.push(() => store.close());
+    const token = loadOrCreateToken(paths.token);
+    const bus = createEventBus();
+
+    const streams = new Set<() => void>();
+    const serviceIdentity: ServiceIdentity = {
+      service: 'muster',
+      serviceProtocolVersion: identity.serviceProtocolVersion,
+      protocolVersion: identity.protocolVersion,
+      buildId: identity.buildId,
+      pid: process.pid,
+    };
+    let port = 0;
+    const app = createApp({
+      token,
+      getPort: () => port,
+      routes: [
+        coreRoutes({ identity: serviceIdentity, store, startedAtMs, counts: () => ({ sseClients: streams.size }) }),
+        eventsRoutes({
+          bus,
+          heartbeatMs: options.heartbeatMs,
+          hello: () => ({ pid: process.pid, buildId: identity.buildId }),
+          track: (close) => {
+            streams.add(close);
+            return () => streams.delete(close);
+          },
+        }),
+        webRoutes({ webRoot: options.webRoot ?? defaultWebRoot() }),
+      ],
+    });
+    const requested = options.port ?? (env.MUSTER_PORT ? Number(env.MUSTER_PORT) : DEFAULT_PORT);
+    const listener: Listener = await listen(app, {
+      port: requested,
+      beforeClose: () => {
+        for (const close of [...streams]) close();
+      },
+    });
+    port = listener.port;
+    disposers.push(() => listener.close());
+
+    const base = `http://127.0.0.1:${port}`;
+    const urls = { board: `${base}/`, api: `${base}/api`, mcp: `${base}/mcp` };
+    lock.publish(urls);
+    bus.publish('daemon.ready', { pid: process.pid, port });
+
+    let resolveClosed!: () => void;
+    const closed = new Promise<void>((r) => (resolveClosed = r));
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= (async () => {
+        // Reverse order; every step runs even when an earlier one fails; the lock goes last.
+        for (const d of disposers.reverse()) {
+          try {
+            await d();
+          } catch (e) {
+            log(`[muster] shutdown step failed: ${(e as Error).message}`);
+          }
+        }
+        resolveClosed();
+      })();
+      return closing;
+    };
+    return { paths, identity, port, token, urls, app, bus, store, closed, close };
+  } catch (e) {
+    for (const d of disposers.reverse()) {
+      try {
+        await d();
+      } catch {}
+    }
+    throw e;
+  }
+}

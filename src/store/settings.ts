@@ -1,0 +1,47 @@
+/**
+ * Muster's own settings: a registry of known keys, each with a validator and a default.
+ * An unknown key or a value of the wrong type is refused with `invalid_setting` (HTTP 400).
+ * Later capabilities add their keys here.
+ */
+import { MusterError } from '../errors/index.ts';
+
+export type SettingValue = string | number | boolean | null;
+
+interface SettingDef {
+  default: SettingValue;
+  /** Returns the normalised value, or undefined when the value is not acceptable. */
+  check(v: unknown): SettingValue | undefined;
+  describe: string;
+}
+
+const oneOf = (...allowed: string[]) => (v: unknown) => (typeof v === 'string' && allowed.includes(v) ? v : undefined);
+const bool = (v: unknown) => (typeof v === 'boolean' ? v : undefined);
+const intRange = (min: number, max: number) => (v: unknown) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : undefined;
+const text = (max: number) => (v: unknown) => (typeof v === 'string' && v.length <= max ? v : undefined);
+
+export const SETTINGS: Record<string, SettingDef> = {
+  theme: { default: 'system', check: oneOf('system', 'dark', 'light'), describe: 'board colour scheme: system | dark | light' },
+  rescanSeconds: { default: 60, check: intRange(30, 3600), describe: 'slow safety rescan of harness files, seconds (30..3600)' },
+  auditEnabled: { default: true, check: bool, describe: 'goal auditor on/off' },
+  auditModel: { default: '', check: text(200), describe: "goal auditor spec ('' = the session's own harness and model)" },
+};
+
+export type Settings = Record<string, SettingValue>;
+
+export function defaultSettings(): Settings {
+  return Object.fromEntries(Object.entries(SETTINGS).map(([k, d]) => [k, d.default]));
+}
+
+/** Validates a partial update; throws MusterError('invalid_setting') naming the first bad key. */
+export function validateSettingsPatch(patch: Record<string, unknown>): Settings {
+  const out: Settings = {};
+  for (const [key, value] of Object.entries(patch)) {
+    const def = SETTINGS[key];
+    if (!def) throw new MusterError('invalid_setting', `unknown setting '${key}'; known: ${Object.keys(SETTINGS).join(', ')}`);
+    const v = def.check(value);
+    if (v === undefined) throw new MusterError('invalid_setting', `setting '${key}' must be ${def.describe}`);
+    out[key] = v;
+  }
+  return out;
+}

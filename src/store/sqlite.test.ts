@@ -1,0 +1,69 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { openSqliteStore } from './sqlite.ts';
+import { MIGRATIONS, migrate } from './migrations.ts';
+import { MusterError } from '../errors/index.ts';
+
+function tempDb() {
+  const dir = mkdtempSync(join(tmpdir(), 'muster-store-'));
+  return { path: join(dir, 'muster.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+test('a new store is WAL, 0600, migrated to the latest version', () => {
+  const t = tempDb();
+  try {
+    const store = openSqliteStore({ path: t.path });
+    assert.equal(store.schemaVersion, MIGRATIONS.at(-1)?.version);
+    store.close();
+    store.close(); // idempotent
+    assert.equal(statSync(t.path).mode & 0o777, 0o600);
+    const db = new Database(t.path, { readonly: true });
+    assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
+    assert.equal(db.pragma('user_version', { simple: true }), MIGRATIONS.at(-1)?.version);
+    db.close();
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('settings: defaults, validated updates that persist across reopen, unknown keys and wrong types refused', async () => {
+  const t = tempDb();
+  try {
+    let store = openSqliteStore({ path: t.path });
+    assert.equal((await store.settings.all()).theme, 'system');
+    await store.settings.update({ theme: 'dark', rescanSeconds: 45 });
+    await assert.rejects(store.settings.update({ nope: 1 }), (e: unknown) => e instanceof MusterError && e.code === 'invalid_setting');
+    await assert.rejects(store.settings.update({ theme: 7 }), (e: unknown) => e instanceof MusterError && e.code === 'invalid_setting');
+    await assert.rejects(store.settings.update({ rescanSeconds: 5 }), (e: unknown) => e instanceof MusterError && e.code === 'invalid_setting');
+    store.close();
+    store = openSqliteStore({ path: t.path });
+    const s = await store.settings.all();
+    assert.equal(s.theme, 'dark');
+    assert.equal(s.rescanSeconds, 45);
+    store.close();
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('transcript index round-trips entries per harness', () => {
+  const store = openSqliteStore({ path: ':memory:' });
+  store.transcriptIndex.put({ path: '/a.jsonl', harness: 'claude', size: 10, mtimeMs: 1.5, offset: 8, summary: { title: 'x' } });
+  store.transcriptIndex.put({ path: '/b.jsonl', harness: 'pi', size: 1, mtimeMs: 2, offset: 0, summary: null });
+  assert.deepEqual(store.transcriptIndex.get('/a.jsonl'), { path: '/a.jsonl', harness: 'claude', size: 10, mtimeMs: 1.5, offset: 8, summary: { title: 'x' } });
+  assert.equal(store.transcriptIndex.list('claude').length, 1);
+  store.transcriptIndex.remove('/a.jsonl');
+  assert.equal(store.transcriptIndex.get('/a.jsonl'), undefined);
+  store.close();
+});
+
+test('a store written by a newer schema is refused, not corrupted', () => {
+  const db = new Database(':memory:');
+  db.pragma('user_version = 999');
+  assert.throws(() => migrate(db), /newer than this build/);
+  db.close();
+});

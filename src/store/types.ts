@@ -1,0 +1,23 @@
+/**
+ * The store's typed repositories. Repositories that a fleet would share (settings, and later pages
+ * and goals) are async so a PostgreSQL implementation can satisfy the same interface; the transcript
+ * index is a per-host cache of per-host files and stays synchronous (it is read in the scan's hot loop).
+ */
+import type { TranscriptIndex } from '../sources/contract.ts';
+import type { Settings } from './settings.ts';
+
+export interface SettingsRepository {
+  /** Every known setting, stored values over defaults. */
+  all(): Promise<Settings>;
+  /** Validates and stores a partial update; returns the full settings after it. */
+  update(patch: Record<string, unknown>): Promise<Settings>;
+}
+
+export interface Store {
+  readonly kind: 'sqlite';
+  readonly schemaVersion: number;
+  settings: SettingsRepository;
+  transcriptIndex: TranscriptIndex;
+  /** Closes the database. Idempotent. */
+  close(): void;
+}

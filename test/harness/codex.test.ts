@@ -136,4 +136,86 @@ describe('codex 0.171.0 against the fake model', () => {
     assert.ok(source(h).diagnostics().staleRegistryFiles >= 1);
     assert.equal((await source(h).end(live.id)).outcome, 'not_running');
   });
+
+  /** Types a prompt into a TUI pane and submits it. */
+  async function prompt(paneId: string, text: string): Promise<void> {
+    await tmux.sendKeys(paneId, text, { literal: true });
+    await new Promise((r) => setTimeout(r, 300));
+    await tmux.sendKeys(paneId, 'Enter');
+  }
+  /** Remembers the daemon and updater this CODEX_HOME started, so they are ended by pid even if a step fails. */
+  function adoptDaemons(h: HarnessEnv): number[] {
+    const pids: number[] = [];
+    for (const f of ['daemon.pid', 'daemon-updater.pid']) {
+      try {
+        const pid = (JSON.parse(fs.readFileSync(path.join(h.configDir, 'app-server-daemon', f), 'utf8')) as { pid?: number }).pid;
+        // Only a process that runs from this test's CODEX_HOME is ours.
+        if (typeof pid === 'number' && proc.read(pid)?.argv.some((a) => a.startsWith(h.configDir))) { pids.push(pid); started.add(pid); }
+      } catch {}
+    }
+    return pids;
+  }
+
+  it('interactive codex --no-daemon (embedded): live in the TUI process while open, dormant after /quit', { timeout: SCENARIO_MS }, async () => {
+    const h = freshEnv();
+    const pane = await tmux.newPane([cli.bin, '--no-daemon'], { cwd: h.cwd, env: h.env });
+    started.add(pane.pid);
+    await waitForSession(h, 'embedded thread opened', (s) => s.live, 90_000);
+    await prompt(pane.id, 'say hi from the embedded tui');
+    const s = await waitForSession(h, 'embedded turn finished', (x) => x.live && x.status === 'idle' && x.tokens.output > 0, 90_000);
+    // The TUI names its thread through a side call to the model; the name lands in session_index.jsonl.
+    const named = fs.readFileSync(path.join(h.configDir, 'session_index.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { id: string; thread_name: string });
+    assert.equal(s.title, named.filter((e) => e.id === s.id).at(-1)?.thread_name);
+    assert.deepEqual(s.tokens, { input: 100, output: 10, cacheRead: 0, cacheWrite: 0 });
+    assert.ok(s.pid && s.pid !== pane.pid ? proc.read(s.pid)?.ppid === pane.pid : s.pid === pane.pid, 'the holder is the TUI (native binary under the npm shim)');
+    assert.equal(s.canEnd, false, 'an embedded TUI is ended in its pane, not by signal');
+    await prompt(pane.id, '/quit');
+    const deadline = Date.now() + 30_000;
+    while (!(await tmux.isDead(pane.id)) && Date.now() < deadline) { await tmux.sendKeys(pane.id, 'Enter'); await new Promise((r) => setTimeout(r, 1000)); }
+    const after = await waitForSession(h, 'dormant after /quit', (x) => x.id === s.id && !x.live, 30_000);
+    assert.equal(after.status, 'ended');
+    assert.equal(fs.existsSync(lockFile(h, s.id)), false);
+  });
+
+  describe('daemon-backed TUI (one CODEX_HOME, one daemon)', () => {
+    let h: HarnessEnv;
+    before(() => { h = freshEnv(true); });
+    after(async () => {
+      if (!h) return;
+      adoptDaemons(h);
+      await runCli(cli.bin, ['app-server', 'daemon', 'stop'], { cwd: h.cwd, env: h.env, timeoutMs: 20_000 }).catch(() => undefined);
+      for (const pid of adoptDaemons(h)) { try { process.kill(pid, 'SIGKILL'); } catch {} }
+    });
+
+    it('daemon mode: live while attached, still live after the TUI detaches mid-turn, dormant after the daemon unloads it', { timeout: 300_000 }, async () => {
+      const pane = await tmux.newPane([cli.bin], { cwd: h.cwd, env: h.env });
+      started.add(pane.pid);
+      await prompt(pane.id, 'say hi from the daemon tui');
+      const s = await waitForSession(h, 'daemon thread claimed by the TUI', (x) => x.live && x.title !== '' && x.status === 'idle', 150_000);
+      adoptDaemons(h);
+      assert.equal(s.pids.includes(pane.pid), true, 'the TUI (shim) is one of the session pids');
+      await prompt(pane.id, 'SLOW40 keep working after the tui leaves');
+      await waitForSession(h, 'working', (x) => x.id === s.id && x.status === 'working', 60_000);
+      process.kill(pane.pid, 'SIGTERM'); // a daemon client only detaches
+      const detached = await waitForSession(h, 'detached but running', (x) => x.id === s.id && x.live && x.status === 'working' && !x.pids.includes(pane.pid), 30_000);
+      assert.equal(detached.canEnd, true, 'a running daemon turn can be interrupted');
+      // The turn ends (≤ 40 s), then the daemon unloads the idle, unsubscribed thread 60 s later.
+      const gone = await waitForSession(h, 'dormant after unload', (x) => x.id === s.id && !x.live, 150_000);
+      assert.equal(gone.status, 'ended');
+      assert.equal(fs.existsSync(lockFile(h, s.id)), false, 'unload deletes the lock file');
+    });
+
+    it('an approval wait in a daemon thread is shown as waiting, with the tool', { timeout: SCENARIO_MS }, async () => {
+      const pane = await tmux.newPane([cli.bin, '-a', 'on-request', '-s', 'workspace-write'], { cwd: h.cwd, env: h.env });
+      started.add(pane.pid);
+      const target = path.join(os.tmpdir(), `muster-codex-escalated-${process.pid}.txt`);
+      await prompt(pane.id, `TOOLCALL: exec_command {"cmd":"touch ${target}","sandbox_permissions":"require_escalated","justification":"muster approval test"}`);
+      const s = await waitForSession(h, 'waiting on approval', (x) => x.live && x.status === 'waiting', 120_000);
+      assert.match(s.waitingFor ?? '', /^approval/);
+      assert.equal(fs.existsSync(target), false, 'nothing ran before approval');
+      await tmux.sendKeys(pane.id, 'Escape');
+      await waitForSession(h, 'no longer waiting', (x) => x.id === s.id && x.status !== 'waiting', 60_000);
+      process.kill(pane.pid, 'SIGTERM');
+    });
+  });
 });

@@ -12,6 +12,8 @@ const COMMANDS: Record<string, { load: () => Promise<CommandModule>; summary: st
   down: { load: () => import('./commands/down.ts'), summary: 'down                    stop the daemon' },
   status: { load: () => import('./commands/status.ts'), summary: 'status                  is the daemon running? (never starts one)' },
   url: { load: () => import('./commands/url.ts'), summary: 'url                     the board URL with its token' },
+  ls: { load: () => import('./commands/ls.ts'), summary: 'ls [--live] [--harness H] [--status S] [--cwd DIR] [--json]   every session' },
+  show: { load: () => import('./commands/show.ts'), summary: 'show <id>               one session' },
 };
 
 export const COMMAND_NAMES = Object.keys(COMMANDS);

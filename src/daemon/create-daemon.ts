@@ -15,6 +15,10 @@ import { listen, type Listener } from '../server/listen.ts';
 import { coreRoutes, type ServiceIdentity } from '../server/routes/core.ts';
 import { eventsRoutes } from '../server/routes/events.ts';
 import { webRoutes } from '../server/routes/web.ts';
+import { sessionRoutes } from '../server/routes/sessions.ts';
+import { createHub, type Hub } from '../hub/index.ts';
+import { createSources } from './sources.ts';
+import type { ProcPort } from '../sources/proc/types.ts';
 import type { App } from '../server/env.ts';
 
 export const DEFAULT_PORT = 6878;
@@ -29,6 +33,8 @@ export interface DaemonOptions {
   /** Lock OS operations (tests inject). */
   lockOps?: Partial<LockOperations>;
   heartbeatMs?: number;
+  /** Process-table port for the sources and the liveness sweep (tests may inject). */
+  proc?: ProcPort;
   log?(line: string): void;
 }
 
@@ -41,6 +47,7 @@ export interface Daemon {
   readonly app: App;
   readonly bus: EventBus;
   readonly store: Store;
+  readonly hub: Hub;
   /** Resolves when close() has finished. */
   readonly closed: Promise<void>;
   close(): Promise<void>;
@@ -68,6 +75,15 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     disposers.push(() => store.close());
     const token = loadOrCreateToken(paths.token);
     const bus = createEventBus();
+    const settings = await store.settings.all();
+    let rescanSeconds = Number(settings.rescanSeconds);
+    const { sources, proc } = createSources({ env, index: store.transcriptIndex, proc: options.proc });
+    const hub = createHub({ sources, bus, isAlive: (pid) => proc.isAlive(pid), rescanMs: () => rescanSeconds * 1000, log });
+    disposers.push(() => hub.close());
+    await hub.start();
+    bus.subscribe((e) => {
+      if (e.type === 'settings.updated') rescanSeconds = Number((e.data as { rescanSeconds?: number }).rescanSeconds ?? rescanSeconds);
+    });
 
     const streams = new Set<() => void>();
     const serviceIdentity: ServiceIdentity = {
@@ -82,7 +98,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       token,
       getPort: () => port,
       routes: [
-        coreRoutes({ identity: serviceIdentity, store, startedAtMs, counts: () => ({ sseClients: streams.size }) }),
+        coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size }) }),
+        sessionRoutes({ hub }),
         eventsRoutes({
           bus,
           heartbeatMs: options.heartbeatMs,
@@ -127,7 +144,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       })();
       return closing;
     };
-    return { paths, identity, port, token, urls, app, bus, store, closed, close };
+    return { paths, identity, port, token, urls, app, bus, store, hub, closed, close };
   } catch (e) {
     for (const d of disposers.reverse()) {
       try {

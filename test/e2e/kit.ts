@@ -24,8 +24,11 @@ export function tempHome(prefix = 'muster-e2e-'): { home: string; cleanup(): voi
   return { home, cleanup: () => rmSync(home, { recursive: true, force: true }) };
 }
 
+/** Environment for a daemon isolated in `home`: its own MUSTER_HOME and HOME, no harness homes of the machine. */
 export function envFor(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return { ...process.env, MUSTER_HOME: home, MUSTER_PORT: '0', ...extra };
+  const env: NodeJS.ProcessEnv = { ...process.env, MUSTER_HOME: home, MUSTER_PORT: '0', HOME: home };
+  for (const k of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'XDG_DATA_HOME', 'PI_CODING_AGENT_DIR', 'TMUX', 'TMUX_PANE']) delete env[k];
+  return { ...env, ...extra };
 }
 
 export function runCli(args: string[], env: NodeJS.ProcessEnv, opts: { timeoutMs?: number; input?: string } = {}): Promise<CliResult> {

@@ -4,6 +4,7 @@
  */
 import { MusterError } from '../../errors/index.ts';
 import type { Store } from '../../store/index.ts';
+import type { EventBus } from '../../events/index.ts';
 import { readJsonObject } from '../body.ts';
 import type { App } from '../env.ts';
 
@@ -18,6 +19,8 @@ export interface ServiceIdentity {
 export interface CoreRouteOptions {
   identity: ServiceIdentity;
   store: Store;
+  /** Settings changes are published as settings.updated. */
+  bus?: EventBus;
   startedAtMs: number;
   clock?: () => number;
   /** Counts shown by /api/status (sessions, pages...), filled in by the composition root. */
@@ -43,7 +46,9 @@ export function coreRoutes(opts: CoreRouteOptions) {
     app.get('/api/settings', async (c) => c.json({ ok: true, settings: await opts.store.settings.all() }));
     app.post('/api/settings', async (c) => {
       const body = await readJsonObject(c);
-      return c.json({ ok: true, settings: await opts.store.settings.update(body) });
+      const settings = await opts.store.settings.update(body);
+      opts.bus?.publish('settings.updated', settings);
+      return c.json({ ok: true, settings });
     });
     if (!opts.mcpMounted) {
       app.all('/mcp', () => {

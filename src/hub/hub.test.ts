@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHub } from './hub.ts';
+import { createEventBus, type MusterEvent } from '../events/index.ts';
+import type { SessionSource, SourceChange } from '../sources/contract.ts';
+import { emptyTokens, type Session } from '../sources/session.ts';
+
+function session(id: string, over: Partial<Session> = {}): Session {
+  return {
+    harness: 'claude', id, title: id, cwd: '/w/repo', repoRoot: '/w/repo', branch: 'main', live: false, pid: null, pids: [],
+    status: 'ended', waitingFor: null, statusSince: null, startedAt: null, lastActivityAt: null, model: null,
+    tokens: emptyTokens(), costUsd: null, prLinks: [], pane: null, canEnd: false, resumeArgv: ['claude', '--resume', id], ...over,
+  };
+}
+
+function fakeSource(initial: Session[]) {
+  let current = initial;
+  let notify: ((c: SourceChange) => void) | null = null;
+  let lists = 0;
+  const src: SessionSource = {
+    harness: 'claude',
+    list: async () => { lists++; return current; },
+    get: async (id) => current.find((s) => s.id === id),
+    watch: (fn) => { notify = fn; return () => { notify = null; }; },
+    end: async () => ({ outcome: 'not_running', reason: 'fake' }),
+    resumeArgv: (id) => ['claude', '--resume', id],
+    isValidId: () => true,
+    diagnostics: () => ({ harness: 'claude', filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, staleRegistryFiles: 0, errors: [] }),
+  };
+  return { src, set: (s: Session[]) => { current = s; }, fire: () => notify?.({ harness: 'claude', ids: [] }), lists: () => lists };
+}
+
+const A = '11111111-1111-4111-8111-111111111111';
+const B = '22222222-2222-4222-8222-222222222222';
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('watch changes become upserted, status.changed and removed events; filters and order hold', async () => {
+  const bus = createEventBus();
+  const events: MusterEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const f = fakeSource([session(A), session(B, { live: true, pid: process.pid, pids: [process.pid], status: 'idle' })]);
+  const hub = createHub({ sources: [f.src], bus, isAlive: () => true, debounceMs: 5 });
+  await hub.start();
+  assert.equal(hub.list().length, 2);
+  assert.equal(hub.list()[0]?.id, B, 'live first');
+  assert.deepEqual(hub.list({ live: true }).map((s) => s.id), [B]);
+  assert.deepEqual(hub.list({ status: 'ended' }).map((s) => s.id), [A]);
+  assert.deepEqual(hub.list({ cwd: '/w' }).length, 2);
+  assert.deepEqual(hub.list({ cwd: '/w/rep' }).length, 0, 'a prefix that is not a parent dir does not match');
+  events.length = 0;
+  f.set([session(B, { live: true, pid: process.pid, pids: [process.pid], status: 'waiting', waitingFor: 'permission' })]);
+  f.fire();
+  f.fire();
+  await wait(50);
+  assert.deepEqual(events.map((e) => e.type).sort(), ['session.removed', 'session.status.changed', 'session.upserted']);
+  const changed = events.find((e) => e.type === 'session.status.changed')?.data as { status: string; waitingFor: string; previous: { status: string } };
+  assert.equal(changed.status, 'waiting');
+  assert.equal(changed.waitingFor, 'permission');
+  assert.equal(changed.previous.status, 'idle');
+  assert.equal(hub.get(A), undefined);
+  await hub.close();
+});
+
+test('the liveness sweep re-lists a source when a live pid died, without file events', async () => {
+  const bus = createEventBus();
+  let alive = true;
+  const f = fakeSource([session(B, { live: true, pid: 4242, pids: [4242], status: 'working' })]);
+  const hub = createHub({ sources: [f.src], bus, isAlive: () => alive, debounceMs: 1, sweepMs: 10 });
+  await hub.start();
+  const before = f.lists();
+  await wait(40);
+  assert.equal(f.lists(), before, 'no re-list while everything is alive (no polling of files)');
+  alive = false;
+  f.set([session(B)]);
+  await wait(60);
+  assert.equal(hub.get(B)?.live, false);
+  await hub.close();
+});
+
+test('a source that throws is counted and does not stop the others', async () => {
+  const bus = createEventBus();
+  const bad = fakeSource([]);
+  bad.src.list = async () => { throw new Error('boom'); };
+  const hub = createHub({ sources: [bad.src], bus, isAlive: () => true });
+  await hub.start();
+  assert.equal(hub.diagnostics().sources[0]?.listErrors, 1);
+  await hub.close();
+});

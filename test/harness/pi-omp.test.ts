@@ -11,8 +11,8 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { keywordHandler, startFakeModel } from '../fakes/fake-model/index.ts';
-import type { FakeModel } from '../fakes/fake-model/index.ts';
+import { keywordHandler, lastUserText, startFakeModel } from '../fakes/fake-model/index.ts';
+import type { FakeModel, FakeRequest } from '../fakes/fake-model/index.ts';
 import { ensureHarnessCli, harnessEnv, runCli, startTmux } from './kit/index.ts';
 import type { HarnessCli, HarnessEnv, Pane, Tmux } from './kit/index.ts';
 import { createPiSource } from '../../src/sources/pi/index.ts';
@@ -21,7 +21,6 @@ import type { SessionSource } from '../../src/sources/contract.ts';
 import type { Session } from '../../src/sources/session.ts';
 
 const SCENARIO_MS = 150_000;
-type Name = 'pi' | 'omp';
 
 for (const name of ['pi', 'omp'] as const) {
   describe(`${name} against the fake model`, () => {
@@ -72,14 +71,25 @@ for (const name of ['pi', 'omp'] as const) {
     async function startInteractive(h: HarnessEnv): Promise<Pane> {
       const pane = await tmux.newPane([cli.bin, ...interactiveArgs(h)], { cwd: h.cwd, env: h.env });
       started.push(pane.pid);
-      await new Promise((r) => setTimeout(r, 3000)); // let the TUI draw its editor before typing
+      // The editor takes keys once the status line (model name) is drawn; omp needs several seconds.
+      await tmux.waitForText(pane.id, name === 'pi' ? /fake-model/ : /Fake OpenAI/, 60_000);
+      await new Promise((r) => setTimeout(r, 1000));
       return pane;
     }
 
+    /** Types a prompt and submits it, pressing Enter again if the TUI swallowed the first one. */
     async function type(pane: Pane, text: string): Promise<void> {
       await tmux.sendKeys(pane.id, text, { literal: true });
-      await new Promise((r) => setTimeout(r, 300));
-      await tmux.sendKeys(pane.id, 'Enter');
+      await tmux.waitForText(pane.id, new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 10_000);
+      const mark = model.requests.length;
+      const sent = (req: FakeRequest): boolean => lastUserText(req).includes(text);
+      const seen = (): boolean => model.requests.slice(mark).some(sent);
+      for (let attempt = 0; attempt < 3 && !seen(); attempt++) {
+        await tmux.sendKeys(pane.id, 'Enter');
+        const deadline = Date.now() + 5_000;
+        while (!seen() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(seen(), `the TUI sent "${text}" to the model`);
     }
 
     it(`${name} -p: dormant after exit, with title, tokens and cost`, { timeout: SCENARIO_MS }, async () => {
@@ -147,7 +157,7 @@ for (const name of ['pi', 'omp'] as const) {
     it(`${name} interactive in tmux, SIGKILL: dormant, leftovers counted, resumable`, { timeout: SCENARIO_MS }, async () => {
       const h = freshEnv();
       const pane = await startInteractive(h);
-      await type(pane, 'say hi');
+      await type(pane, 'hello before the kill');
       const src = source(h);
       const idle = await waitForSession(h, 'interactive session idle', (s) => s.live && s.pids.includes(pane.pid) && s.status === 'idle', 40_000, src);
       process.kill(pane.pid, 'SIGKILL');
@@ -196,4 +206,3 @@ function startRpc(cli: HarnessCli, h: HarnessEnv): Rpc {
   };
 }
 
-export type { Name };

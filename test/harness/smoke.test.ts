@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { keywordHandler, startFakeModel } from '../fakes/fake-model/index.ts';
 import type { FakeModel, FakeRequest } from '../fakes/fake-model/index.ts';
-import { claudeTranscriptPath, ensureHarnessCli, findFiles, harnessEnv, ompSessionDir, piSessionDir, readJsonl, runCli } from './kit/index.ts';
+import { claudeTranscriptPath, ensureHarnessCli, findFiles, harnessEnv, ompSessionDir, piSessionDir, readJsonl, runCli, startTmux } from './kit/index.ts';
 import type { CliResult, HarnessEnv, HarnessName } from './kit/index.ts';
 
 const PROMPT = 'TOOL_BASH smoke';
@@ -47,7 +47,7 @@ async function smoke(name: HarnessName, argv: string[], check: (run: Run) => voi
   } finally {
     await fake.close();
     // Kept on failure so the fake's request log and the harness's files can be read.
-    if (ok && !process.env['MUSTER_KEEP_SMOKE']) fs.rmSync(root, { recursive: true, force: true });
+    if (ok && !process.env['MUSTER_KEEP_SMOKE']) fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 });
     else process.stderr.write(`smoke ${name}: files kept in ${root}\n`);
   }
 }
@@ -130,3 +130,33 @@ test('opencode run answers from the fake and records the session in its SQLite d
       db.close();
     }
   }));
+
+test('claude interactive in a private tmux pane: seeded config skips dialogs, answers, registers its pid', async () => {
+  const cli = await ensureHarnessCli('claude');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-smoke-claude-tui-'));
+  const fake = await startFakeModel({ logFile: path.join(root, 'fake-model.jsonl') });
+  const tmux = await startTmux(root);
+  let ok = false;
+  try {
+    const h = harnessEnv('claude', { root, modelUrl: fake.url, binDir: cli.binDir });
+    const pane = await tmux.newPane([cli.bin, ...h.argvPrefix], { cwd: h.cwd, env: h.env });
+    // Keys typed before the prompt is drawn are lost, so wait for it first.
+    await tmux.waitForText(pane.id, /❯/, 60_000);
+    await tmux.sendKeys(pane.id, 'hello from tmux', { literal: true });
+    await tmux.sendKeys(pane.id, 'Enter');
+    await tmux.waitForText(pane.id, /hi from fake model/, 60_000);
+    const turn = await fake.waitForRequest((r) => r.protocol === 'anthropic-messages', 1000);
+    assert.match(String(turn.headers['user-agent']), /\(external, cli\)/);
+    const registry = path.join(h.configDir, 'sessions', `${pane.pid}.json`);
+    const entry = JSON.parse(fs.readFileSync(registry, 'utf8')) as { pid: number; sessionId: string; cwd: string };
+    assert.equal(entry.pid, pane.pid, 'the pane pid is the claude process');
+    assert.equal(entry.sessionId, turn.sessionId);
+    assert.equal(entry.cwd, h.cwd);
+    ok = true;
+  } finally {
+    await tmux.kill();
+    await fake.close();
+    if (ok && !process.env['MUSTER_KEEP_SMOKE']) fs.rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+    else process.stderr.write(`smoke claude tui: files kept in ${root}\n`);
+  }
+});

@@ -31,3 +31,19 @@ test('tmux: a pane runs argv with exactly the given env and cwd, takes keys, is 
   }
   assert.ok(!fs.existsSync(tmux.socket));
 });
+
+test('tmux: kill() returns only after the panes\' processes have exited', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kit-tmux-'));
+  const tmux = await startTmux(root);
+  let pid = 0;
+  try {
+    // The shell ignores nothing; SIGHUP from kill-server ends it, but only after a short trap delay.
+    const pane = await tmux.newPane(['sh', '-c', 'trap "sleep 0.5; exit 0" HUP; echo up; while :; do sleep 0.1; done'], { cwd: root, env: { PATH: process.env['PATH'] } });
+    pid = pane.pid;
+    await tmux.waitForText(pane.id, /up/, 5000);
+  } finally {
+    await tmux.kill();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  assert.throws(() => process.kill(pid, 0), /ESRCH/, 'pane process gone when kill() resolves');
+});

@@ -33,12 +33,36 @@ export interface Tmux {
   waitForText(paneId: string, pattern: RegExp, timeoutMs: number): Promise<string>;
   /** Whether the pane's process has exited (with remain-on-exit the pane stays). */
   isDead(paneId: string): Promise<boolean>;
-  /** Kills the tmux server (SIGHUP to every pane) and removes the socket. Idempotent. */
+  /**
+   * Kills the tmux server (SIGHUP to every pane), waits up to 10 s for the panes' processes to exit
+   * (CLIs still write state while exiting; deleting the temp dir earlier races them), and removes
+   * the socket. Idempotent.
+   */
   kill(): Promise<void>;
 }
 
 /** Bound on any single tmux command, in ms. */
 const COMMAND_TIMEOUT_MS = 10_000;
+/** Bound on waiting for pane processes to exit after kill-server, in ms. */
+const EXIT_WAIT_MS = 10_000;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function waitForExit(pids: Iterable<number>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const pending = new Set(pids);
+  while (pending.size > 0 && Date.now() < deadline) {
+    for (const pid of pending) if (!alive(pid)) pending.delete(pid);
+    if (pending.size > 0) await new Promise((r) => setTimeout(r, 100));
+  }
+}
 
 function run(socket: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -59,6 +83,7 @@ export async function startTmux(root: string): Promise<Tmux> {
   await run(socket, ['set-option', '-g', 'default-size', '200x50']);
 
   let killed: Promise<void> | undefined;
+  const panePids = new Set<number>();
   const capture = async (paneId: string): Promise<string> => run(socket, ['capture-pane', '-p', '-J', '-S', '-', '-t', paneId]);
   return {
     socket,
@@ -70,6 +95,7 @@ export async function startTmux(root: string): Promise<Tmux> {
       const out = await run(socket, ['new-window', '-d', '-P', '-F', '#{pane_id} #{pane_pid}', '-t', 'muster', '-c', options.cwd, 'env', '-i', ...envArgs, ...argv]);
       const [id, pid] = out.trim().split(' ');
       if (id === undefined || pid === undefined) throw new Error(`tmux new-window printed ${JSON.stringify(out)}`);
+      panePids.add(Number(pid));
       return { id, pid: Number(pid) };
     },
     async sendKeys(paneId, keys, options) {
@@ -93,6 +119,7 @@ export async function startTmux(root: string): Promise<Tmux> {
     kill() {
       killed ??= run(socket, ['kill-server'])
         .catch(() => undefined)
+        .then(() => waitForExit(panePids, EXIT_WAIT_MS))
         .then(() => fs.rmSync(socket, { force: true }));
       return killed;
     },

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { acquireLock, type LockHandle, type LockOperations } from './lock/index.ts';
 import { buildIdentity, type BuildIdentity } from './identity.ts';
 import { ensureHome, loadOrCreateToken, resolvePaths, type MusterPaths } from './paths.ts';
-import { openSqliteStore, type Store } from '../store/index.ts';
+import { openSqliteStore, createFsPackFiles, type Store } from '../store/index.ts';
 import { createEventBus, type EventBus } from '../events/index.ts';
 import { createApp } from '../server/app.ts';
 import { listen, type Listener } from '../server/listen.ts';
@@ -16,7 +16,15 @@ import { coreRoutes, type ServiceIdentity } from '../server/routes/core.ts';
 import { eventsRoutes } from '../server/routes/events.ts';
 import { webRoutes } from '../server/routes/web.ts';
 import { sessionRoutes } from '../server/routes/sessions.ts';
-import { createHub, type Hub } from '../hub/index.ts';
+import { actionRoutes } from '../server/routes/actions.ts';
+import { createPaneService } from '../panes/index.ts';
+import { isDirectory } from './fs-checks.ts';
+import { sessionTailRoutes } from '../server/routes/session-tail.ts';
+import { characterRoutes } from '../server/routes/characters.ts';
+import { packRoutes } from '../server/routes/packs.ts';
+import { sceneRoutes } from '../server/routes/scene.ts';
+import { createCharacterService, createSceneService } from '../board/index.ts';
+import { createActions, createHub, type Actions, type Hub } from '../hub/index.ts';
 import { createSources } from './sources.ts';
 import type { ProcPort } from '../sources/proc/types.ts';
 import type { App } from '../server/env.ts';
@@ -48,6 +56,7 @@ export interface Daemon {
   readonly bus: EventBus;
   readonly store: Store;
   readonly hub: Hub;
+  readonly actions: Actions;
   /** Resolves when close() has finished. */
   readonly closed: Promise<void>;
   close(): Promise<void>;
@@ -80,11 +89,17 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     const { sources, proc } = createSources({ env, index: store.transcriptIndex, proc: options.proc });
     const hub = createHub({ sources, bus, isAlive: (pid) => proc.isAlive(pid), rescanMs: () => rescanSeconds * 1000, log });
     disposers.push(() => hub.close());
-    await hub.start();
+    // tmux (the user's server, or MUSTER_TMUX_SOCKET) and herdr (its socket, when found).
+    const panes = createPaneService({ proc, env, tmuxSocket: env.MUSTER_TMUX_SOCKET?.trim() || undefined, log });
+    const actions = createActions({ hub, bus, log: store.actions, panes, isDirectory, logLine: log });
+    // The first scan runs while the server comes up; session routes wait for it (hub.ready()).
+    const hubStarted = hub.start();
     bus.subscribe((e) => {
       if (e.type === 'settings.updated') rescanSeconds = Number((e.data as { rescanSeconds?: number }).rescanSeconds ?? rescanSeconds);
     });
 
+    const characters = createCharacterService({ repo: store.board, files: createFsPackFiles(paths.packs) });
+    const scene = createSceneService({ repo: store.board });
     const streams = new Set<() => void>();
     const serviceIdentity: ServiceIdentity = {
       service: 'muster',
@@ -99,7 +114,12 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       getPort: () => port,
       routes: [
         coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size }) }),
-        sessionRoutes({ hub }),
+        sessionRoutes({ hub, decorate: (s) => actions.decorate(s) }),
+        actionRoutes({ actions, history: store.actions }),
+        sessionTailRoutes({ hub }),
+        characterRoutes({ characters, bus }),
+        packRoutes({ characters, bus }),
+        sceneRoutes({ scene, bus }),
         eventsRoutes({
           bus,
           heartbeatMs: options.heartbeatMs,
@@ -125,6 +145,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     const base = `http://127.0.0.1:${port}`;
     const urls = { board: `${base}/`, api: `${base}/api`, mcp: `${base}/mcp` };
     lock.publish(urls);
+    void hubStarted.catch((e: unknown) => log(`[muster] discovery failed to start: ${(e as Error).message}`));
     bus.publish('daemon.ready', { pid: process.pid, port });
 
     let resolveClosed!: () => void;
@@ -144,7 +165,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       })();
       return closing;
     };
-    return { paths, identity, port, token, urls, app, bus, store, hub, closed, close };
+    return { paths, identity, port, token, urls, app, bus, store, hub, actions, closed, close };
   } catch (e) {
     for (const d of disposers.reverse()) {
       try {

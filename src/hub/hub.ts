@@ -41,7 +41,10 @@ export interface HubDiagnostics {
 }
 
 export interface Hub {
+  /** First full listing, then watchers and timers. */
   start(): Promise<void>;
+  /** Resolves once the first full listing is done (readers wait on it instead of seeing a partial list). */
+  ready(): Promise<void>;
   list(filter?: SessionFilter): Session[];
   get(id: string): Session | undefined;
   source(harness: Harness): SessionSource | undefined;
@@ -71,6 +74,8 @@ export function createHub(opts: HubOptions): Hub {
   const timers = new Map<Harness, ReturnType<typeof setTimeout>>();
   const disposers: (() => void | Promise<void>)[] = [];
   let closed = false;
+  let markReady!: () => void;
+  const readyPromise = new Promise<void>((r) => (markReady = r));
 
   async function listSource(src: SessionSource): Promise<void> {
     const st = stats.get(src.harness) ?? { listErrors: 0, lastListMs: null };
@@ -147,8 +152,10 @@ export function createHub(opts: HubOptions): Hub {
   }
 
   const hub: Hub = {
+    ready: () => readyPromise,
     async start() {
       await Promise.all(opts.sources.map((s) => refreshSource(s)));
+      markReady();
       for (const src of opts.sources) {
         try {
           disposers.push(src.watch(() => schedule(src)));

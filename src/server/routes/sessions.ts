@@ -2,7 +2,7 @@
 import { MusterError } from '../../errors/index.ts';
 import type { Hub, SessionFilter } from '../../hub/index.ts';
 import { isSessionId } from '../../sources/ids.ts';
-import { HARNESSES, STATUSES, type Harness, type SessionStatus } from '../../sources/session.ts';
+import { HARNESSES, STATUSES, type Harness, type Session, type SessionStatus } from '../../sources/session.ts';
 import type { App } from '../env.ts';
 
 export function parseSessionFilter(q: Record<string, string | undefined>): SessionFilter {
@@ -26,10 +26,25 @@ export function parseSessionFilter(q: Record<string, string | undefined>): Sessi
   return f;
 }
 
-export function sessionRoutes(opts: { hub: Hub }) {
+export interface SessionRouteOptions {
+  hub: Hub;
+  /** Fills in what the hub does not carry (the pane of a live session, from the pid → pane map). */
+  decorate?: (session: Session) => Session;
+}
+
+export function sessionRoutes(opts: SessionRouteOptions) {
+  const decorate = opts.decorate ?? ((s: Session) => s);
   return (app: App) => {
+    app.use('/api/sessions/*', async (_c, next) => {
+      await opts.hub.ready();
+      await next();
+    });
+    app.use('/api/sessions', async (_c, next) => {
+      await opts.hub.ready();
+      await next();
+    });
     app.get('/api/sessions', (c) => {
-      const sessions = opts.hub.list(parseSessionFilter(c.req.query()));
+      const sessions = opts.hub.list(parseSessionFilter(c.req.query())).map(decorate);
       return c.json({ ok: true, sessions });
     });
     app.get('/api/sessions/:id', (c) => {
@@ -37,7 +52,7 @@ export function sessionRoutes(opts: { hub: Hub }) {
       if (!isSessionId(id)) throw new MusterError('invalid_id', 'not a session id (a UUID, or ses_ followed by 26 letters and digits)');
       const session = opts.hub.get(id);
       if (!session) throw new MusterError('session_not_found', `no session ${id}`);
-      return c.json({ ok: true, session });
+      return c.json({ ok: true, session: decorate(session) });
     });
     app.get('/api/diagnostics', (c) => c.json({ ok: true, ...opts.hub.diagnostics() }));
   };

@@ -43,9 +43,9 @@ describe('app-server control client', () => {
     mkdirSync(join(dir, 'app-server-control'));
     const link = join(dir, 'app-server-control', 'app-server-control.sock');
     symlinkSync(real, link);
-    fake.threads.set('t1', { type: 'active', activeFlags: ['waitingOnApproval'], name: 'n' });
+    fake.threads.set('t1', { type: 'active', activeFlags: ['waitingOnApproval'], name: 'n', cwd: '/p' });
     const status = await withAppServer(link, async (c) => parseThreadRead(await c.request('thread/read', { threadId: 't1' })));
-    assert.deepEqual(status, { type: 'active', activeFlags: ['waitingOnApproval'], name: 'n' });
+    assert.deepEqual(status, { type: 'active', activeFlags: ['waitingOnApproval'], name: 'n', cwd: '/p' });
     assert.deepEqual(fake.calls.map((c) => c.method), ['initialize', 'initialized', 'thread/read']);
     await fake.close();
   });
@@ -86,6 +86,6 @@ describe('app-server control client', () => {
   it('parseThreadRead tolerates junk', () => {
     assert.equal(parseThreadRead(null), null);
     assert.equal(parseThreadRead({ thread: {} }), null);
-    assert.deepEqual(parseThreadRead({ thread: { status: { type: 'idle' } } }), { type: 'idle', activeFlags: [], name: null });
+    assert.deepEqual(parseThreadRead({ thread: { status: { type: 'idle' } } }), { type: 'idle', activeFlags: [], name: null, cwd: null });
   });
 });

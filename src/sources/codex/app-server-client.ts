@@ -62,8 +62,9 @@ export async function connectAppServer(socketPath: string, options: ConnectOptio
   // The control path is a symlink under CODEX_HOME; resolving it keeps us under the 108-byte sun_path limit.
   let target = socketPath;
   try { target = realpathSync(socketPath); } catch { /* connect reports the real error */ }
+  // Kept referenced: every wait below is bounded by timeoutMs, and an unreferenced socket would let a
+  // short-lived caller (a CLI) exit before the answer arrives.
   const sock = connect(target);
-  sock.unref();
   await new Promise<void>((resolve, reject) => {
     const t = setTimeout(() => { sock.destroy(); reject(new Error('control socket connect timed out')); }, timeoutMs);
     sock.once('connect', () => { clearTimeout(t); resolve(); });
@@ -121,7 +122,6 @@ export async function connectAppServer(socketPath: string, options: ConnectOptio
     const id = nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => { pending.delete(id); reject(new Error(`${method} timed out`)); }, timeoutMs);
-      timer.unref();
       pending.set(id, { resolve, reject, timer });
       send({ jsonrpc: '2.0', id, method, params });
     });
@@ -146,12 +146,15 @@ export interface DaemonThreadStatus {
   type: string;
   activeFlags: string[];
   name: string | null;
+  /** The thread's cwd: known to the daemon before the rollout exists (a TUI thread not yet prompted). */
+  cwd: string | null;
 }
 
 export function parseThreadRead(result: unknown): DaemonThreadStatus | null {
-  const thread = (result as { thread?: { status?: { type?: unknown; activeFlags?: unknown }; name?: unknown } } | null)?.thread;
+  const thread = (result as { thread?: { status?: { type?: unknown; activeFlags?: unknown }; name?: unknown; cwd?: unknown } } | null)?.thread;
   const type = thread?.status?.type;
   if (typeof type !== 'string') return null;
   const flags = Array.isArray(thread?.status?.activeFlags) ? thread.status.activeFlags.filter((f): f is string => typeof f === 'string') : [];
-  return { type, activeFlags: flags, name: typeof thread?.name === 'string' ? thread.name : null };
+  const str = (x: unknown): string | null => (typeof x === 'string' && x !== '' ? x : null);
+  return { type, activeFlags: flags, name: str(thread?.name), cwd: str(thread?.cwd) };
 }

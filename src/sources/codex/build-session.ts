@@ -64,7 +64,7 @@ export function liveness(f: ThreadFacts): { live: boolean; pid: number | null; p
 export function buildSession(f: ThreadFacts, git: GitReader): { session: Session; plan: EndPlan } {
   const s = f.summary;
   const { live, pid, pids, plan } = liveness(f);
-  const cwd = s?.cwd ?? f.row?.cwd ?? null;
+  const cwd = s?.cwd ?? f.row?.cwd ?? f.daemon?.cwd ?? null;
   let repoRoot: string | null = null;
   let branch = s?.branch ?? f.row?.gitBranch ?? null;
   if (cwd !== null) {
@@ -78,7 +78,7 @@ export function buildSession(f: ThreadFacts, git: GitReader): { session: Session
   const st = live ? liveStatus(s, f.daemon) : { status: 'ended' as const, waitingFor: null, statusSince: s?.lastActivityAt ?? null };
   const model = s?.model ?? f.row?.model ?? null;
   const tokens = s ? { ...s.tokens } : emptyTokens();
-  const title = f.name ?? f.row?.name ?? (titleFromPrompt(s?.firstPrompt ?? null) || titleFromPrompt(f.row?.title ?? null));
+  const title = f.name ?? f.row?.name ?? f.daemon?.name ?? (titleFromPrompt(s?.firstPrompt ?? null) || titleFromPrompt(f.row?.title ?? null));
   const lastActivityAt = s?.lastActivityAt ?? (f.row?.updatedAtMs ? new Date(f.row.updatedAtMs).toISOString() : null);
   const session: Session = {
     harness: 'codex',

@@ -11,7 +11,7 @@ export interface FakeAppServer {
   /** Methods received, in order (including notifications such as `initialized`). */
   readonly calls: { method: string; params: unknown }[];
   /** Thread statuses `thread/read` answers with; unknown ids answer `notLoaded`. */
-  readonly threads: Map<string, { type: string; activeFlags?: string[]; name?: string }>;
+  readonly threads: Map<string, { type: string; activeFlags?: string[]; name?: string; cwd?: string }>;
   close(): Promise<void>;
 }
 
@@ -28,7 +28,7 @@ export async function startFakeAppServer(socketPath: string): Promise<FakeAppSer
       case 'thread/read': {
         const t = threads.get(p.threadId ?? '');
         const status = t ? { type: t.type, ...(t.type === 'active' ? { activeFlags: t.activeFlags ?? [] } : {}) } : { type: 'notLoaded' };
-        return { result: { thread: { id: p.threadId, status, name: t?.name ?? null, turns: [] } } };
+        return { result: { thread: { id: p.threadId, status, name: t?.name ?? null, cwd: t?.cwd ?? null, turns: [] } } };
       }
       case 'turn/interrupt': {
         const t = threads.get(p.threadId ?? '');

@@ -197,6 +197,31 @@ describe('codex source: liveness from thread-writer locks', () => {
     } finally { await daemon.close(); }
   });
 
+  it('a TUI thread not yet prompted (no rollout) is claimed by cwd through the daemon, and listed live', async () => {
+    const home = newHome();
+    const lock = touchLock(home, B);
+    const fake = createFakeProc({
+      processes: [
+        { pid: 9798, argv: ['node', '/x/node_modules/.bin/codex'], exe: '/usr/bin/node', cwd: '/p', startedAtMs: 1000 },
+        { pid: 9827, ppid: 9798, argv: [NATIVE], exe: NATIVE, cwd: '/p', startedAtMs: 1010 },
+        { pid: 10167, ppid: 9827, argv: DAEMON_ARGV, exe: DAEMON_ARGV[0] },
+      ],
+      locks: [{ path: lock, pids: [10167] }],
+    });
+    const sock = join(home, 'ctl.sock');
+    const daemon = await startFakeAppServer(sock);
+    daemon.threads.set(B, { type: 'idle', cwd: '/p' });
+    try {
+      const src = createCodexSource({ home, proc: withRealInodes(fake, home), controlSocket: sock });
+      const s = await src.get(B);
+      assert.ok(s?.live);
+      assert.equal(s.cwd, '/p');
+      assert.equal(s.title, '');
+      assert.deepEqual(s.pids, [9798, 9827, 10167]);
+      assert.equal(s.status, 'idle');
+    } finally { await daemon.close(); }
+  });
+
   it('an unreachable daemon falls back to the rollout tail and records the error', async () => {
     const home = newHome();
     writeRollout(home, A, [rec.meta(A, '/p', 'vscode'), rec.taskStarted()]);

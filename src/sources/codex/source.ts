@@ -17,6 +17,7 @@ import type { Session } from '../session.ts';
 import { parseThreadRead, withAppServer } from './app-server-client.ts';
 import type { AppServerClient, DaemonThreadStatus } from './app-server-client.ts';
 import { assignCodexThreads } from './assign.ts';
+import { classifyCodexProcess } from './argv.ts';
 import type { AssignProcess, AssignThread, Assignment } from './assign.ts';
 import { buildSession } from './build-session.ts';
 import type { EndPlan } from './build-session.ts';
@@ -106,18 +107,21 @@ export function createCodexSource(options: CodexSourceOptions = {}): CodexSource
     const names = store.names();
     const locks = scanThreadLocks(home, proc, (m) => pushError(counters, m));
     staleLocks = locks.stale.length;
+    const procs = locks.held.length > 0 ? processes() : [];
+    // Ask the daemon first: it knows the cwd of a thread whose rollout does not exist yet, which the
+    // working-directory claim of BEHAVIOUR H needs.
+    const daemonPids = new Set(procs.filter((p) => classifyCodexProcess(p.argv, p.exe).kind === 'daemon').map((p) => p.pid));
+    const daemon = await readDaemon(locks.held.filter((l) => l.holderPids.some((p) => daemonPids.has(p))).map((l) => l.threadId));
     const threads: AssignThread[] = locks.held.map((l) => {
       const s = summaries.get(l.threadId);
       const row = rows.get(l.threadId);
       return {
-        id: l.threadId, holderPids: l.holderPids, cwd: s?.cwd ?? row?.cwd ?? null, hasRollout: s !== undefined,
+        id: l.threadId, holderPids: l.holderPids, cwd: s?.cwd ?? row?.cwd ?? daemon.get(l.threadId)?.cwd ?? null, hasRollout: s !== undefined,
         lastActivityMs: s?.lastActivityAt ? Date.parse(s.lastActivityAt) : 0, loadedAtMs: l.loadedAtMs,
         name: names.get(l.threadId) ?? row?.name ?? null,
       };
     });
-    const assignments = threads.length > 0 ? assignCodexThreads(threads, processes()) : new Map<string, Assignment>();
-    const daemonIds = [...assignments.values()].filter((a) => a.holderKind === 'daemon').map((a) => a.threadId);
-    const daemon = await readDaemon(daemonIds);
+    const assignments = threads.length > 0 ? assignCodexThreads(threads, procs) : new Map<string, Assignment>();
 
     const ids = new Set<string>(summaries.keys());
     for (const a of assignments.values()) if (a.kind !== 'lingering') ids.add(a.threadId);

@@ -2,7 +2,7 @@
  * The hub merges every source into one session list and keeps it current:
  * - a source's watch() (inotify) triggers a debounced re-list of that source only;
  * - a slow safety rescan (settings.rescanSeconds, >= 30 s) re-lists everything;
- * - one liveness sweep (default every 1 s) asks the OS port whether the pids of live sessions still
+ * - one liveness sweep (default every 500 ms) asks the OS port whether the pids of live sessions still
  *   exist — a SIGKILLed agent writes nothing, so no file event would ever tell. It is a handful of
  *   kill(pid, 0) calls, not a per-session poll of files.
  * Changes go out on the bus as session.upserted / session.removed / session.status.changed.
@@ -29,7 +29,7 @@ export interface HubOptions {
   debounceMs?: number;
   /** Safety rescan interval, ms (read at each tick). Default: 60000. */
   rescanMs?: () => number;
-  /** Liveness sweep interval, ms. Default: 1000. */
+  /** Liveness sweep interval, ms. Default: 500. */
   sweepMs?: number;
   log?(line: string): void;
 }
@@ -163,7 +163,7 @@ export function createHub(opts: HubOptions): Hub {
           log(`[muster] ${src.harness} source cannot watch: ${(e as Error).message}`);
         }
       }
-      const sweepTimer = setInterval(sweep, opts.sweepMs ?? 1000);
+      const sweepTimer = setInterval(sweep, opts.sweepMs ?? 500);
       sweepTimer.unref?.();
       disposers.push(() => clearInterval(sweepTimer));
       let rescan: ReturnType<typeof setTimeout>;

@@ -28,6 +28,11 @@ export type ErrorCode =
   | 'unsupported'
   | 'usage'
   | 'store_error'
+  | 'pack_not_found'
+  | 'pack_read_only'
+  | 'character_not_found'
+  | 'invalid_image'
+  | 'invalid_scene'
   | 'internal';
 
 /** Default HTTP status per code; one place maps kinds to statuses. */
@@ -56,6 +61,11 @@ const STATUS: Record<ErrorCode, number> = {
   unsupported: 501,
   usage: 400,
   store_error: 500,
+  pack_not_found: 404,
+  pack_read_only: 409,
+  character_not_found: 404,
+  invalid_image: 400,
+  invalid_scene: 400,
   internal: 500,
 };
 

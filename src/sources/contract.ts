@@ -18,6 +18,14 @@ export type EndOutcome =
   | { outcome: 'not_running'; reason: string }
   | { outcome: 'unsupported'; reason: string };
 
+/** One message of a transcript tail, as plain text (the board renders it as text, never as HTML). */
+export interface TailMessage {
+  role: 'user' | 'assistant' | 'tool';
+  text: string;
+  /** ISO time of the message, when the transcript records one. */
+  at: string | null;
+}
+
 /** Counters a source keeps for GET /api/diagnostics. */
 export interface SourceDiagnostics {
   harness: Harness;
@@ -43,6 +51,11 @@ export interface SessionSource {
   /** The exact id format this harness uses (BEHAVIOUR F). */
   isValidId(id: string): boolean;
   diagnostics(): SourceDiagnostics;
+  /**
+   * Optional: the last `limit` messages of the session's transcript, oldest first ([] when there is
+   * no transcript). Sources without it make GET /api/sessions/:id/tail answer `supported: false`.
+   */
+  tail?(id: string, limit: number): Promise<TailMessage[]>;
 }
 
 /**

@@ -33,6 +33,107 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    name: 'pages and their notification deliveries',
+    up(db) {
+      db.exec(`
+        CREATE TABLE pages (
+          id TEXT PRIMARY KEY,
+          kind TEXT NOT NULL,
+          session_id TEXT,
+          harness TEXT,
+          limit_key TEXT NOT NULL,
+          attribution TEXT NOT NULL,
+          question TEXT NOT NULL,
+          choices TEXT,
+          urgency TEXT NOT NULL,
+          level TEXT,
+          context TEXT,
+          status TEXT NOT NULL,
+          answer TEXT,
+          created_at TEXT NOT NULL,
+          answered_at TEXT,
+          delivered_at TEXT,
+          closed_at TEXT,
+          closed_by TEXT,
+          expires_at TEXT NOT NULL
+        );
+        CREATE INDEX pages_status ON pages(status, expires_at);
+        CREATE INDEX pages_limit ON pages(limit_key, kind, status);
+        CREATE INDEX pages_session ON pages(session_id);
+        CREATE TABLE page_deliveries (
+          page_id TEXT NOT NULL REFERENCES pages(id),
+          channel TEXT NOT NULL,
+          status TEXT NOT NULL,
+          error TEXT,
+          at TEXT NOT NULL
+        );
+        CREATE INDEX page_deliveries_page ON page_deliveries(page_id);
+      `);
+    },
+  },
+  {
+    version: 3,
+    name: 'board: character packs, assignments, overrides, the canvas scene and its files',
+    up(db) {
+      db.exec(`
+        CREATE TABLE board_packs (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          created_at TEXT NOT NULL
+        );
+        CREATE TABLE board_characters (
+          pack_id TEXT NOT NULL REFERENCES board_packs(id) ON DELETE CASCADE,
+          id TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          data TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          PRIMARY KEY (pack_id, id)
+        );
+        CREATE TABLE board_choices (
+          kind TEXT NOT NULL,
+          key TEXT NOT NULL,
+          pack_id TEXT NOT NULL,
+          character_id TEXT,
+          PRIMARY KEY (kind, key)
+        );
+        CREATE TABLE board_scene (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          elements TEXT NOT NULL,
+          app_state TEXT NOT NULL,
+          positions TEXT NOT NULL,
+          version INTEGER NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE TABLE board_scene_files (
+          id TEXT PRIMARY KEY,
+          mime TEXT NOT NULL,
+          data_url TEXT NOT NULL,
+          created_at TEXT NOT NULL
+        );
+      `);
+    },
+  },
+  {
+    version: 4,
+    name: 'action log: who focused, resumed or ended which session, and the outcome',
+    up(db) {
+      db.exec(`
+        CREATE TABLE actions (
+          id TEXT PRIMARY KEY,
+          at TEXT NOT NULL,
+          actor TEXT NOT NULL,
+          action TEXT NOT NULL,
+          session_id TEXT NOT NULL,
+          harness TEXT,
+          outcome TEXT NOT NULL,
+          detail TEXT NOT NULL
+        );
+        CREATE INDEX actions_session ON actions(session_id, id);
+      `);
+    },
+  },
 ];
 
 /** The store schema marker published in the lock record (BEHAVIOUR A `schemaMarker`). */

@@ -5,6 +5,7 @@
  */
 import type { TranscriptIndex } from '../sources/contract.ts';
 import type { Settings } from './settings.ts';
+import type { BoardRepository } from '../board/ports.ts';
 
 export interface SettingsRepository {
   /** Every known setting, stored values over defaults. */
@@ -18,6 +19,8 @@ export interface Store {
   readonly schemaVersion: number;
   settings: SettingsRepository;
   transcriptIndex: TranscriptIndex;
+  /** The board: character packs, choices, the canvas scene. */
+  board: BoardRepository;
   /** Closes the database. Idempotent. */
   close(): void;
 }

@@ -21,6 +21,7 @@ import type { RegistryEntry } from './registry.ts';
 import { readTranscript, scanTranscripts } from './transcript-scan.ts';
 import type { ScannedTranscript, TranscriptScanCounters } from './transcript-scan.ts';
 import { watchClaude } from './watch.ts';
+import { readClaudeTail } from './tail.ts';
 
 export interface ClaudeSourceOptions {
   /** Claude's config dir. Default: $CLAUDE_CONFIG_DIR, else ~/.claude. */
@@ -162,6 +163,11 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
     },
 
     isValidId,
+
+    async tail(id, limit) {
+      if (!isValidId(id)) throw new MusterError('invalid_id', `not a Claude session id: ${JSON.stringify(id)}`);
+      return readClaudeTail(projectsDir, id.toLowerCase(), limit);
+    },
 
     diagnostics(): SourceDiagnostics {
       return {

@@ -1,0 +1,28 @@
+/**
+ * GET /api/sessions/:id/tail?limit=N — the last messages of a session's transcript, asked of the
+ * session's own source. Sources without `tail` answer an empty list with `supported: false`.
+ */
+import { MusterError } from '../../errors/index.ts';
+import type { Hub } from '../../hub/index.ts';
+import { isSessionId } from '../../sources/ids.ts';
+import type { App } from '../env.ts';
+
+/** Most messages one call returns. Default limit: 30. */
+export const TAIL_MAX = 200;
+
+export function sessionTailRoutes(opts: { hub: Hub }) {
+  return (app: App) => {
+    app.get('/api/sessions/:id/tail', async (c) => {
+      const id = c.req.param('id');
+      if (!isSessionId(id)) throw new MusterError('invalid_id', 'not a session id (a UUID, or ses_ followed by 26 letters and digits)');
+      const raw = c.req.query('limit');
+      const limit = raw === undefined ? 30 : Number(raw);
+      if (!Number.isInteger(limit) || limit < 1 || limit > TAIL_MAX) throw new MusterError('invalid_argument', `limit must be an integer from 1 to ${TAIL_MAX}`);
+      const session = opts.hub.get(id);
+      if (!session) throw new MusterError('session_not_found', `no session ${id}`);
+      const source = opts.hub.source(session.harness);
+      if (!source?.tail) return c.json({ ok: true, supported: false, messages: [] });
+      return c.json({ ok: true, supported: true, messages: await source.tail(id, limit) });
+    });
+  };
+}

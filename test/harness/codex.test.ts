@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { keywordHandler, startFakeModel } from '../fakes/fake-model/index.ts';
+import { keywordHandler, lastUserText, startFakeModel } from '../fakes/fake-model/index.ts';
 import type { FakeModel } from '../fakes/fake-model/index.ts';
 import { ensureHarnessCli, harnessEnv, runCli, startTmux } from './kit/index.ts';
 import type { HarnessCli, HarnessEnv, Tmux } from './kit/index.ts';
@@ -137,11 +137,32 @@ describe('codex 0.171.0 against the fake model', () => {
     assert.equal((await source(h).end(live.id)).outcome, 'not_running');
   });
 
-  /** Types a prompt into a TUI pane and submits it. */
+  /**
+   * Types a prompt into a TUI pane and submits it. A TUI still connecting to its daemon drops an Enter,
+   * so Enter is repeated until the fake model sees the prompt (bounded).
+   */
   async function prompt(paneId: string, text: string): Promise<void> {
+    await tmux.waitForText(paneId, /Ask Codex to do anything|›/, 120_000);
     await tmux.sendKeys(paneId, text, { literal: true });
-    await new Promise((r) => setTimeout(r, 300));
-    await tmux.sendKeys(paneId, 'Enter');
+    for (let attempt = 0; attempt < 4; attempt++) {
+      await new Promise((r) => setTimeout(r, 500));
+      await tmux.sendKeys(paneId, 'Enter');
+      try {
+        await model.waitForRequest((req) => lastUserText(req).includes(text), 15_000);
+        return;
+      } catch { /* not submitted yet: press Enter again */ }
+    }
+    throw new Error(`prompt not submitted: ${text}\n${await tmux.capture(paneId)}`);
+  }
+  /** Quits a TUI with /quit (its popup may want a second Enter). */
+  async function quit(paneId: string): Promise<void> {
+    await tmux.sendKeys(paneId, '/quit', { literal: true });
+    const deadline = Date.now() + 30_000;
+    while (!(await tmux.isDead(paneId)) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      await tmux.sendKeys(paneId, 'Enter');
+      await new Promise((r) => setTimeout(r, 1000));
+    }
   }
   /** Remembers the daemon and updater this CODEX_HOME started, so they are ended by pid even if a step fails. */
   function adoptDaemons(h: HarnessEnv): number[] {
@@ -169,9 +190,7 @@ describe('codex 0.171.0 against the fake model', () => {
     assert.deepEqual(s.tokens, { input: 100, output: 10, cacheRead: 0, cacheWrite: 0 });
     assert.ok(s.pid && s.pid !== pane.pid ? proc.read(s.pid)?.ppid === pane.pid : s.pid === pane.pid, 'the holder is the TUI (native binary under the npm shim)');
     assert.equal(s.canEnd, false, 'an embedded TUI is ended in its pane, not by signal');
-    await prompt(pane.id, '/quit');
-    const deadline = Date.now() + 30_000;
-    while (!(await tmux.isDead(pane.id)) && Date.now() < deadline) { await tmux.sendKeys(pane.id, 'Enter'); await new Promise((r) => setTimeout(r, 1000)); }
+    await quit(pane.id);
     const after = await waitForSession(h, 'dormant after /quit', (x) => x.id === s.id && !x.live, 30_000);
     assert.equal(after.status, 'ended');
     assert.equal(fs.existsSync(lockFile(h, s.id)), false);

@@ -14,6 +14,9 @@ const COMMANDS: Record<string, { load: () => Promise<CommandModule>; summary: st
   url: { load: () => import('./commands/url.ts'), summary: 'url                     the board URL with its token' },
   ls: { load: () => import('./commands/ls.ts'), summary: 'ls [--live] [--harness H] [--status S] [--cwd DIR] [--json]   every session' },
   show: { load: () => import('./commands/show.ts'), summary: 'show <id>               one session' },
+  focus: { load: () => import('./commands/focus.ts'), summary: 'focus <id>              bring a live session\'s tmux/herdr pane to the front' },
+  resume: { load: () => import('./commands/resume.ts'), summary: 'resume <id> [--print]   reopen a dormant session in a new pane (live: focus); --print: { argv, cwd } only' },
+  end: { load: () => import('./commands/end.ts'), summary: 'end <id>                end a live session with its harness\'s clean signal' },
 };
 
 export const COMMAND_NAMES = Object.keys(COMMANDS);

@@ -91,7 +91,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     disposers.push(() => hub.close());
     // tmux (the user's server, or MUSTER_TMUX_SOCKET) and herdr (its socket, when found).
     const panes = createPaneService({ proc, env, tmuxSocket: env.MUSTER_TMUX_SOCKET?.trim() || undefined, log });
-    const actions = createActions({ hub, bus, log: store.actions, panes, isDirectory, logLine: log });
+    const actions = createActions({ hub, bus, log: store.actions, panes, isDirectory, ready: () => hub.ready(), logLine: log });
     // The first scan runs while the server comes up; session routes wait for it (hub.ready()).
     const hubStarted = hub.start();
     bus.subscribe((e) => {

@@ -26,6 +26,10 @@ export type ErrorCode =
   | 'session_not_found'
   | 'session_not_live'
   | 'unsupported'
+  | 'no_pane'
+  | 'no_client'
+  | 'no_pane_manager'
+  | 'cwd_missing'
   | 'usage'
   | 'store_error'
   | 'pack_not_found'
@@ -59,6 +63,10 @@ const STATUS: Record<ErrorCode, number> = {
   session_not_found: 404,
   session_not_live: 409,
   unsupported: 501,
+  no_pane: 409,
+  no_client: 409,
+  no_pane_manager: 503,
+  cwd_missing: 409,
   usage: 400,
   store_error: 500,
   pack_not_found: 404,

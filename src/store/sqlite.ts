@@ -9,6 +9,7 @@ import { MusterError } from '../errors/index.ts';
 import type { Harness } from '../sources/session.ts';
 import type { TranscriptIndex, TranscriptIndexEntry } from '../sources/contract.ts';
 import { migrate } from './migrations.ts';
+import { createSqliteActionsRepository } from './actions.ts';
 import { createSqliteBoardRepository } from './board.ts';
 import { defaultSettings, validateSettingsPatch, type Settings } from './settings.ts';
 import type { Store } from './types.ts';
@@ -65,6 +66,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
       },
     },
     transcriptIndex: createSqliteTranscriptIndex(db),
+    actions: createSqliteActionsRepository(db),
     board: createSqliteBoardRepository(db),
     close() {
       if (closed) return;

@@ -5,6 +5,7 @@
  */
 import type { TranscriptIndex } from '../sources/contract.ts';
 import type { Settings } from './settings.ts';
+import type { ActionsRepository } from './actions.ts';
 import type { BoardRepository } from '../board/ports.ts';
 
 export interface SettingsRepository {
@@ -21,6 +22,8 @@ export interface Store {
   transcriptIndex: TranscriptIndex;
   /** The board: character packs, choices, the canvas scene. */
   board: BoardRepository;
+  /** The action log (focus, resume, end: who, what, outcome). */
+  actions: ActionsRepository;
   /** Closes the database. Idempotent. */
   close(): void;
 }

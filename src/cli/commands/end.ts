@@ -1,0 +1,19 @@
+/**
+ * `muster end <id>`: end a live session with its harness's clean signal; { ok, ended: true, id }.
+ * The daemon re-verifies the process first: a reused pid is never signalled (409 not_running).
+ */
+import { MusterError } from '../../errors/index.ts';
+import { isSessionId } from '../../sources/ids.ts';
+import { callApi, clientContext } from '../daemon-client.ts';
+import { printOk, usageError } from '../output.ts';
+import type { CommandContext } from '../command.ts';
+
+export async function run({ args, env }: CommandContext): Promise<number> {
+  const id = args[0];
+  if (!id || args.length > 1) throw usageError('muster end <sessionId>');
+  if (!isSessionId(id)) throw new MusterError('invalid_id', `not a session id: ${JSON.stringify(id)}`);
+  // 204 No Content: the daemon answers nothing on success.
+  await callApi(clientContext(env), 'POST', '/end', { sessionId: id, via: 'cli' });
+  printOk({ ended: true, id });
+  return 0;
+}

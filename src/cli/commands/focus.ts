@@ -1,0 +1,15 @@
+/** `muster focus <id>`: bring a live session's pane to the front; { ok, outcome: 'focused', pane, client }. */
+import { MusterError } from '../../errors/index.ts';
+import { isSessionId } from '../../sources/ids.ts';
+import { callApi, clientContext } from '../daemon-client.ts';
+import { printOk, usageError } from '../output.ts';
+import type { CommandContext } from '../command.ts';
+
+export async function run({ args, env }: CommandContext): Promise<number> {
+  const id = args[0];
+  if (!id || args.length > 1) throw usageError('muster focus <sessionId>');
+  if (!isSessionId(id)) throw new MusterError('invalid_id', `not a session id: ${JSON.stringify(id)}`);
+  const body = await callApi(clientContext(env), 'POST', '/focus', { sessionId: id, via: 'cli' });
+  printOk({ outcome: body.outcome, pane: body.pane, client: body.client ?? null });
+  return 0;
+}

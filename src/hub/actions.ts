@@ -1,0 +1,231 @@
+/**
+ * Session actions (BEHAVIOUR E/F): focus, resume and end, for sessions Muster did not launch too.
+ * The hub knows sessions; panes arrive through the PaneOps port (tmux/herdr adapters wired in the
+ * composition root), the action log through ActionLog (the store). Every action is recorded — who,
+ * what, outcome — and published as `session.action.recorded`, failures included.
+ */
+import { MusterError, isMusterError } from '../errors/index.ts';
+import type { EventBus } from '../events/index.ts';
+import { isSessionId } from '../sources/ids.ts';
+import type { Harness, PaneRef, Session } from '../sources/session.ts';
+import type { Hub } from './hub.ts';
+
+export type Actor = 'board' | 'cli' | 'api' | 'mcp';
+export const ACTORS: readonly Actor[] = ['board', 'cli', 'api', 'mcp'];
+export type ActionKind = 'focus' | 'resume' | 'end';
+
+export interface ActionRecord {
+  /** `act_` + time-sortable id. */
+  id: string;
+  /** ISO time the action finished. */
+  at: string;
+  actor: Actor;
+  action: ActionKind;
+  sessionId: string;
+  harness: Harness | null;
+  /** `focused`, `resumed`, `printed`, `already_live`, `ended`, or the error code that stopped it. */
+  outcome: string;
+  /** Facts of the outcome (pane, argv, signal, pid, message). */
+  detail: Record<string, unknown>;
+}
+
+/** Where records go (the store's action log). Append must not lose a record silently: it may reject. */
+export interface ActionLog {
+  append(record: ActionRecord): Promise<void>;
+}
+
+export type PaneFocus =
+  | { outcome: 'focused'; pane: PaneRef; client: string | null }
+  | { outcome: 'no_client'; pane: PaneRef; hint: string }
+  | { outcome: 'pane_not_found'; pane: PaneRef }
+  | { outcome: 'unsupported'; pane: PaneRef; reason: string };
+
+/** What actions need of the pane managers (src/panes implements it). */
+export interface PaneOps {
+  /** The pane of the first of `pids` that has one, from the last map (cheap; may be stale). */
+  peek(pids: readonly number[]): PaneRef | undefined;
+  /** The same from a map rebuilt after this call (coalesced). */
+  locate(pids: readonly number[]): Promise<PaneRef | undefined>;
+  focus(pane: PaneRef): Promise<PaneFocus>;
+  /** The manager that would open a new pane now (herdr where it runs, else tmux), or null. */
+  opener(): Promise<{ kind: string; open(req: { cwd: string; argv: string[]; label: string }): Promise<{ pane: PaneRef; pid: number | null }> } | null>;
+}
+
+export interface ActionsOptions {
+  hub: Hub;
+  bus: EventBus;
+  log: ActionLog;
+  /** null when no pane manager is configured at all. */
+  panes: PaneOps | null;
+  /** Is `path` an existing directory? (fs lives in the composition root.) */
+  isDirectory(path: string): boolean;
+  /** Resolves once the hub's first listing is done; actions wait for it. Default: ready at once. */
+  ready?: () => Promise<void>;
+  clock?: () => number;
+  logLine?(line: string): void;
+}
+
+export type FocusAnswer = { outcome: 'focused'; pane: PaneRef; client: string | null };
+export type ResumeAnswer =
+  | { outcome: 'resumed'; pane: PaneRef; pid: number | null; argv: string[]; cwd: string; manager: string }
+  | { outcome: 'printed'; argv: string[]; cwd: string }
+  | { outcome: 'already_live'; focus: { outcome: string; pane: PaneRef | null; message?: string } };
+export type EndAnswer = { outcome: 'ended'; signal: string; pid: number };
+
+export interface Actions {
+  focus(sessionId: string, actor: Actor): Promise<FocusAnswer>;
+  /** `print`: answer the argv and cwd instead of opening a pane. */
+  resume(sessionId: string, actor: Actor, options?: { print?: boolean }): Promise<ResumeAnswer>;
+  end(sessionId: string, actor: Actor): Promise<EndAnswer>;
+  /** The session with `pane` filled from the pid → pane map when it carries none (registry wins). */
+  decorate(session: Session): Session;
+}
+
+/** Window label from a title: one line, trimmed, at most 40 characters; never interpreted. */
+export function paneLabel(title: string, fallback: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters have no place in a label
+  const clean = title.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const chars = [...(clean || fallback)];
+  return chars.length <= 40 ? chars.join('') : chars.slice(0, 40).join('').trimEnd();
+}
+
+/** The command for a person to type (display only; Muster itself never runs a shell). */
+export function shellLine(cwd: string, argv: string[]): string {
+  const q = (s: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  return `cd ${q(cwd)} && ${argv.map(q).join(' ')}`;
+}
+
+const newActionId = (now: number): string => `act_${now.toString(36).padStart(9, '0')}${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`;
+
+export function createActions(opts: ActionsOptions): Actions {
+  const clock = opts.clock ?? Date.now;
+
+  async function lookup(sessionId: string): Promise<Session> {
+    if (!isSessionId(sessionId)) throw new MusterError('invalid_id', 'not a session id (a UUID, or ses_ followed by 26 letters and digits)');
+    await opts.ready?.();
+    const session = opts.hub.get(sessionId);
+    if (!session) throw new MusterError('session_not_found', `no session ${sessionId}`);
+    // Each source checks its own exact format before the id goes anywhere near a command.
+    if (opts.hub.source(session.harness)?.isValidId(sessionId) === false) throw new MusterError('invalid_id', `not a ${session.harness} session id`);
+    return session;
+  }
+
+  const pidsOf = (s: Session): number[] => [...new Set([...(s.pid ? [s.pid] : []), ...s.pids])];
+
+  /** The registry's pane wins; a socket it does not name is filled from the map when they agree. */
+  async function paneOf(s: Session): Promise<PaneRef | undefined> {
+    if (!opts.panes) return s.pane ?? undefined;
+    if (s.pane && s.pane.socket) return s.pane;
+    const mapped = await opts.panes.locate(pidsOf(s));
+    if (s.pane) return mapped && mapped.manager === s.pane.manager && mapped.id === s.pane.id ? mapped : s.pane;
+    return mapped;
+  }
+
+  async function record<T extends { outcome: string }>(actor: Actor, action: ActionKind, sessionId: string, run: (harness: (h: Harness) => void) => Promise<T>): Promise<T> {
+    let harness: Harness | null = null;
+    let outcome: string;
+    let detail: Record<string, unknown>;
+    let result: T | undefined;
+    let failure: unknown;
+    try {
+      result = await run((h) => (harness = h));
+      ({ outcome, ...detail } = result);
+    } catch (e) {
+      failure = e;
+      outcome = isMusterError(e) ? e.code : 'internal';
+      detail = { message: isMusterError(e) ? e.message : 'internal error' };
+    }
+    // An id that failed validation is stored as-is only when short; it is data, never executed.
+    const entry: ActionRecord = { id: newActionId(clock()), at: new Date(clock()).toISOString(), actor, action, sessionId: sessionId.slice(0, 80), harness, outcome, detail };
+    try {
+      await opts.log.append(entry);
+    } catch (e) {
+      opts.logLine?.(`[muster] could not record ${action} ${entry.sessionId}: ${(e as Error).message}`);
+    }
+    opts.bus.publish('session.action.recorded', entry);
+    if (failure !== undefined) throw failure;
+    return result as T;
+  }
+
+  async function focusSession(s: Session): Promise<FocusAnswer> {
+    if (!s.live) throw new MusterError('session_not_live', `session ${s.id} is not running; resume it instead`);
+    if (!opts.panes) throw new MusterError('no_pane_manager', 'no pane manager (tmux or herdr) is configured');
+    const pane = await paneOf(s);
+    if (!pane) throw new MusterError('no_pane', `session ${s.id} is not running in a tmux or herdr pane`);
+    const r = await opts.panes.focus(pane);
+    switch (r.outcome) {
+      case 'focused':
+        return { outcome: 'focused', pane: r.pane, client: r.client };
+      case 'no_client':
+        throw new MusterError('no_client', `no terminal is attached to show pane ${r.pane.id}; attach with: ${r.hint}`, { details: { pane: r.pane, hint: r.hint } });
+      case 'pane_not_found':
+        throw new MusterError('no_pane', `pane ${r.pane.id} no longer exists`, { details: { pane: r.pane } });
+      default:
+        throw new MusterError('unsupported', r.reason, { details: { pane: r.pane } });
+    }
+  }
+
+  return {
+    focus(sessionId, actor) {
+      return record(actor, 'focus', sessionId, async (h) => {
+        const s = await lookup(sessionId);
+        h(s.harness);
+        return focusSession(s);
+      });
+    },
+
+    resume(sessionId, actor, options = {}) {
+      return record(actor, 'resume', sessionId, async (h): Promise<ResumeAnswer> => {
+        const s = await lookup(sessionId);
+        h(s.harness);
+        if (s.live) {
+          // A live session is never started twice: focus it instead and say how that went.
+          try {
+            const f = await focusSession(s);
+            return { outcome: 'already_live', focus: { outcome: f.outcome, pane: f.pane } };
+          } catch (e) {
+            if (!isMusterError(e)) throw e;
+            return { outcome: 'already_live', focus: { outcome: e.code, pane: s.pane, message: e.message } };
+          }
+        }
+        const argv = opts.hub.source(s.harness)?.resumeArgv(s.id) ?? null;
+        if (!argv || argv.length === 0) throw new MusterError('unsupported', `${s.harness} session ${s.id} cannot be resumed`);
+        const cwd = s.cwd;
+        if (!cwd || !cwd.startsWith('/') || !opts.isDirectory(cwd)) {
+          throw new MusterError('cwd_missing', `the session's directory ${JSON.stringify(cwd)} no longer exists`, { details: { argv, cwd } });
+        }
+        if (options.print) return { outcome: 'printed', argv, cwd };
+        const opener = opts.panes ? await opts.panes.opener() : null;
+        if (!opener) {
+          const command = shellLine(cwd, argv);
+          throw new MusterError('no_pane_manager', `no tmux or herdr server is running; run it by hand: ${command}`, { details: { argv, cwd, command } });
+        }
+        const opened = await opener.open({ cwd, argv, label: paneLabel(s.title, `${s.harness} ${s.id.slice(0, 8)}`) });
+        return { outcome: 'resumed', pane: opened.pane, pid: opened.pid, argv, cwd, manager: opener.kind };
+      });
+    },
+
+    end(sessionId, actor) {
+      return record(actor, 'end', sessionId, async (h): Promise<EndAnswer> => {
+        const s = await lookup(sessionId);
+        h(s.harness);
+        if (!s.live) throw new MusterError('not_running', `session ${s.id} is not running`);
+        // A guessed assignment (e.g. a Codex TUI matched by directory) is never signalled.
+        if (!s.canEnd) throw new MusterError('unsupported', `session ${s.id}'s process is not verified to be ${s.harness}; end it in its own terminal`);
+        const source = opts.hub.source(s.harness);
+        if (!source) throw new MusterError('unsupported', `no ${s.harness} source`);
+        const r = await source.end(s.id);
+        if (r.outcome === 'not_running') throw new MusterError('not_running', r.reason);
+        if (r.outcome === 'unsupported') throw new MusterError('unsupported', r.reason);
+        void opts.hub.refresh(s.harness).catch(() => {});
+        return { outcome: 'ended', signal: r.signal, pid: r.pid };
+      });
+    },
+
+    decorate(session) {
+      if (session.pane || !session.live || !opts.panes) return session;
+      const pane = opts.panes.peek(pidsOf(session));
+      return pane ? { ...session, pane } : session;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The pane managers of this machine behind the hub's PaneOps port: herdr when its socket answers,
+ * tmux (the user's server, or an explicit socket) otherwise, and one coalesced pid → pane map
+ * over all of them.
+ */
+import type { PaneFocus, PaneOps } from '../hub/actions.ts';
+import type { ProcPort } from '../sources/proc/types.ts';
+import { createHerdrPanes } from './herdr.ts';
+import { paneOfPids } from './pane-map.ts';
+import { createPaneTracker, type PaneTracker } from './pane-tracker.ts';
+import { createTmuxPanes } from './tmux.ts';
+import type { PaneManager, PaneRef } from './types.ts';
+
+export interface PaneServiceOptions {
+  proc: ProcPort;
+  /** Environment to find the servers from (TMUX, HERDR_SOCKET_PATH…). Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** tmux socket; overrides `env` (MUSTER_TMUX_SOCKET is read by the composition root). */
+  tmuxSocket?: string;
+  /** Managers to use instead of the defaults (tests). Order = preference for opening panes. */
+  managers?: PaneManager[];
+  log?(line: string): void;
+}
+
+export interface PaneService extends PaneOps {
+  readonly managers: readonly PaneManager[];
+  readonly tracker: PaneTracker;
+}
+
+export function createPaneService(opts: PaneServiceOptions): PaneService {
+  const env = opts.env ?? process.env;
+  const managers = opts.managers ?? [createHerdrPanes({ env }), createTmuxPanes({ env, socket: opts.tmuxSocket })];
+  const tracker = createPaneTracker({ managers, proc: opts.proc, log: opts.log });
+  const adHoc = new Map<string, PaneManager>();
+
+  /** The manager a pane belongs to; a tmux pane on another socket gets its own adapter. */
+  function managerOf(pane: PaneRef): PaneManager | undefined {
+    const own = managers.find((m) => m.kind === pane.manager && (pane.socket === undefined || (m as { socket?: string | null }).socket === pane.socket));
+    if (own || pane.manager !== 'tmux' || !pane.socket) return own;
+    let m = adHoc.get(pane.socket);
+    if (!m) adHoc.set(pane.socket, (m = createTmuxPanes({ socket: pane.socket })));
+    return m;
+  }
+
+  return {
+    managers,
+    tracker,
+    peek: (pids) => paneOfPids(tracker.current(), pids),
+    async locate(pids) {
+      return paneOfPids(await tracker.rebuild(), pids);
+    },
+    async focus(pane): Promise<PaneFocus> {
+      const m = managerOf(pane);
+      if (!m) return { outcome: 'unsupported', pane, reason: `no ${pane.manager} server is reachable for pane ${pane.id}` };
+      return m.focus(pane.id);
+    },
+    async opener() {
+      for (const m of managers) if (await m.available()) return m;
+      return null;
+    },
+  };
+}

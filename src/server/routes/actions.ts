@@ -1,0 +1,61 @@
+/**
+ * Session actions (BEHAVIOUR E): POST /api/focus|resume|end { sessionId } and GET /api/actions.
+ * end → 204 ended, 409 not running, 501 unsupported; resume → resumed | already_live (focused
+ * instead) | 503 no pane manager (with the command to run by hand) | 404 unknown; focus → focused
+ * or the reason it could not. Ids are checked by format here, before anything else sees them.
+ */
+import type { Context } from 'hono';
+import { MusterError } from '../../errors/index.ts';
+import type { Actions, ActionRecord, Actor } from '../../hub/actions.ts';
+import { isSessionId } from '../../sources/ids.ts';
+import { readJsonObject } from '../body.ts';
+import type { App, AppEnv } from '../env.ts';
+
+export interface ActionRouteOptions {
+  actions: Actions;
+  /** Reads the action log for GET /api/actions. */
+  history?: { list(filter?: { sessionId?: string; limit?: number }): Promise<ActionRecord[]> };
+}
+
+/** The board authenticates by cookie; a bearer client may say it is the CLI or an MCP client. */
+function actorOf(c: Context<AppEnv>, claimed: unknown): Actor {
+  if (c.get('auth')?.via === 'cookie') return 'board';
+  return claimed === 'cli' || claimed === 'mcp' ? claimed : 'api';
+}
+
+async function readRequest(c: Context<AppEnv>): Promise<{ sessionId: string; actor: Actor; body: Record<string, unknown> }> {
+  const body = await readJsonObject(c);
+  const id = body.sessionId;
+  if (typeof id !== 'string') throw new MusterError('invalid_body', 'send { "sessionId": "<id>" }');
+  if (!isSessionId(id)) throw new MusterError('invalid_id', 'not a session id (a UUID, or ses_ followed by 26 letters and digits)');
+  return { sessionId: id, actor: actorOf(c, body.via), body };
+}
+
+export function actionRoutes(opts: ActionRouteOptions) {
+  return (app: App) => {
+    app.post('/api/focus', async (c) => {
+      const r = await readRequest(c);
+      return c.json({ ok: true, ...(await opts.actions.focus(r.sessionId, r.actor)) });
+    });
+    app.post('/api/resume', async (c) => {
+      const r = await readRequest(c);
+      if (r.body.print !== undefined && typeof r.body.print !== 'boolean') throw new MusterError('invalid_body', 'print must be true or false');
+      const answer = await opts.actions.resume(r.sessionId, r.actor, { print: r.body.print === true });
+      if (answer.outcome === 'printed') return c.json({ ok: true, argv: answer.argv, cwd: answer.cwd });
+      return c.json({ ok: true, ...answer });
+    });
+    app.post('/api/end', async (c) => {
+      const r = await readRequest(c);
+      await opts.actions.end(r.sessionId, r.actor);
+      return c.body(null, 204);
+    });
+    app.get('/api/actions', async (c) => {
+      if (!opts.history) throw new MusterError('unsupported', 'no action log');
+      const q = c.req.query();
+      if (q.sessionId !== undefined && !isSessionId(q.sessionId)) throw new MusterError('invalid_id', 'not a session id');
+      if (q.limit !== undefined && !/^\d{1,4}$/.test(q.limit)) throw new MusterError('invalid_argument', 'limit must be a number from 1 to 1000');
+      const actions = await opts.history.list({ sessionId: q.sessionId, limit: q.limit === undefined ? undefined : Number(q.limit) });
+      return c.json({ ok: true, actions });
+    });
+  };
+}

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { acquireLock, type LockHandle, type LockOperations } from './lock/index.ts';
-import { buildIdentity, type BuildIdentity } from './identity.ts';
+import { buildIdentity, VERSION, type BuildIdentity } from './identity.ts';
 import { ensureHome, loadOrCreateToken, resolvePaths, type MusterPaths } from './paths.ts';
 import { openSqliteStore, createFsPackFiles, type Store } from '../store/index.ts';
 import { createEventBus, type EventBus } from '../events/index.ts';
@@ -28,6 +28,19 @@ import { createActions, createHub, type Actions, type Hub } from '../hub/index.t
 import { createSources } from './sources.ts';
 import type { ProcPort } from '../sources/proc/types.ts';
 import type { App } from '../server/env.ts';
+import { execFile } from 'node:child_process';
+import { createDesktopChannel, createNotifier, createPager, createWebhookChannel, type NotificationChannel, type RunResult } from '../pager/index.ts';
+import { pageRoutes } from '../server/routes/pages.ts';
+import { createMcpEndpoint } from '../server/routes/mcp.ts';
+
+/** The desktop channel's real runner: argv without a shell, bounded to 5 s; never throws. */
+function runArgv(argv: string[]): Promise<RunResult> {
+  return new Promise((resolve) => {
+    execFile(argv[0] as string, argv.slice(1), { timeout: 5000 }, (err, _out, stderr) =>
+      resolve(err ? { code: typeof err.code === 'number' ? err.code : null, error: `${err.message} ${stderr}`.trim() } : { code: 0 }),
+    );
+  });
+}
 
 export const DEFAULT_PORT = 6878;
 
@@ -100,6 +113,38 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
 
     const characters = createCharacterService({ repo: store.board, files: createFsPackFiles(paths.packs) });
     const scene = createSceneService({ repo: store.board });
+    // Pager: pages in the store, channels read from settings at each page, MCP sessions per client.
+    let boardBase = '';
+    const desktop = createDesktopChannel({ run: runArgv });
+    const notifier = createNotifier({
+      repo: store.pages,
+      bus,
+      log,
+      boardUrl: (id) => `${boardBase}?page=${id}`,
+      channels: async () => {
+        const s = await store.settings.all();
+        const out: NotificationChannel[] = s.notifyDesktop ? [desktop] : [];
+        if (s.webhookUrl) out.push(createWebhookChannel({ url: String(s.webhookUrl), format: s.webhookFormat === 'ntfy' ? 'ntfy' : 'json' }));
+        return out;
+      },
+    });
+    const pager = createPager({
+      repo: store.pages,
+      bus,
+      log,
+      onOpened: (p) => void notifier.notify(p),
+      settings: async () => {
+        const s = await store.settings.all();
+        return { askWaitSeconds: Number(s.askWaitSeconds), pageExpiryHours: Number(s.pageExpiryHours), maxPendingPerSession: Number(s.maxPendingPerSession) };
+      },
+    });
+    disposers.push(pager.start());
+    const mcp = createMcpEndpoint({
+      pager,
+      version: VERSION,
+      log,
+      sessions: { get: (id) => hub.get(id), live: (cwd, harness) => hub.list({ live: true, cwd, ...(harness ? { harness } : {}) }) },
+    });
     const streams = new Set<() => void>();
     const serviceIdentity: ServiceIdentity = {
       service: 'muster',
@@ -113,13 +158,15 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       token,
       getPort: () => port,
       routes: [
-        coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size }) }),
+        coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), mcpMounted: true }),
         sessionRoutes({ hub, decorate: (s) => actions.decorate(s) }),
         actionRoutes({ actions, history: store.actions }),
         sessionTailRoutes({ hub }),
         characterRoutes({ characters, bus }),
         packRoutes({ characters, bus }),
         sceneRoutes({ scene, bus }),
+        pageRoutes({ pager }),
+        mcp.mount,
         eventsRoutes({
           bus,
           heartbeatMs: options.heartbeatMs,
@@ -141,9 +188,15 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     });
     port = listener.port;
     disposers.push(() => listener.close());
+    // Runs before the listener closes: waiting tool calls return `pending`, then MCP sessions end.
+    disposers.push(async () => {
+      pager.close();
+      await mcp.close();
+    });
 
     const base = `http://127.0.0.1:${port}`;
     const urls = { board: `${base}/`, api: `${base}/api`, mcp: `${base}/mcp` };
+    boardBase = urls.board;
     lock.publish(urls);
     void hubStarted.catch((e: unknown) => log(`[muster] discovery failed to start: ${(e as Error).message}`));
     bus.publish('daemon.ready', { pid: process.pid, port });

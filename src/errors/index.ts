@@ -25,6 +25,10 @@ export type ErrorCode =
   | 'not_found'
   | 'session_not_found'
   | 'session_not_live'
+  | 'page_not_found'
+  | 'page_already_answered'
+  | 'page_closed'
+  | 'too_many_pending'
   | 'unsupported'
   | 'no_pane'
   | 'no_client'
@@ -62,6 +66,10 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   session_not_found: 404,
   session_not_live: 409,
+  page_not_found: 404,
+  page_already_answered: 409,
+  page_closed: 409,
+  too_many_pending: 429,
   unsupported: 501,
   no_pane: 409,
   no_client: 409,

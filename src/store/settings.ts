@@ -19,12 +19,19 @@ const bool = (v: unknown) => (typeof v === 'boolean' ? v : undefined);
 const intRange = (min: number, max: number) => (v: unknown) =>
   typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : undefined;
 const text = (max: number) => (v: unknown) => (typeof v === 'string' && v.length <= max ? v : undefined);
+const httpUrl = (v: unknown) => (typeof v === 'string' && v.length <= 2000 && (v === '' || /^https?:\/\/[^\s]+$/i.test(v)) ? v : undefined);
 
 export const SETTINGS: Record<string, SettingDef> = {
   theme: { default: 'system', check: oneOf('system', 'dark', 'light'), describe: 'board colour scheme: system | dark | light' },
   rescanSeconds: { default: 60, check: intRange(30, 3600), describe: 'slow safety rescan of harness files, seconds (30..3600)' },
   auditEnabled: { default: true, check: bool, describe: 'goal auditor on/off' },
   auditModel: { default: '', check: text(200), describe: "goal auditor spec ('' = the session's own harness and model)" },
+  pageExpiryHours: { default: 24, check: intRange(1, 24 * 30), describe: 'hours before an unanswered page expires (1..720)' },
+  askWaitSeconds: { default: 45, check: intRange(1, 600), describe: 'how long ask_operator/await_answer wait before returning pending, seconds (1..600)' },
+  maxPendingPerSession: { default: 50, check: intRange(1, 10000), describe: 'pending pages one session may hold (1..10000)' },
+  notifyDesktop: { default: true, check: bool, describe: 'desktop notifications (notify-send) on/off' },
+  webhookUrl: { default: '', check: httpUrl, describe: "webhook URL for page notifications ('' = off; http or https)" },
+  webhookFormat: { default: 'json', check: oneOf('json', 'ntfy'), describe: 'webhook body: json | ntfy' },
 };
 
 export type Settings = Record<string, SettingValue>;

@@ -11,6 +11,7 @@ import type { TranscriptIndex, TranscriptIndexEntry } from '../sources/contract.
 import { migrate } from './migrations.ts';
 import { createSqliteActionsRepository } from './actions.ts';
 import { createSqliteBoardRepository } from './board.ts';
+import { createSqlitePagesRepository } from './pages.ts';
 import { defaultSettings, validateSettingsPatch, type Settings } from './settings.ts';
 import type { Store } from './types.ts';
 
@@ -68,6 +69,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     transcriptIndex: createSqliteTranscriptIndex(db),
     actions: createSqliteActionsRepository(db),
     board: createSqliteBoardRepository(db),
+    pages: createSqlitePagesRepository(db),
     close() {
       if (closed) return;
       closed = true;

@@ -5,6 +5,7 @@
  */
 import type { TranscriptIndex } from '../sources/contract.ts';
 import type { Settings } from './settings.ts';
+import type { PagesRepository } from '../pager/types.ts';
 import type { ActionsRepository } from './actions.ts';
 import type { BoardRepository } from '../board/ports.ts';
 
@@ -20,6 +21,8 @@ export interface Store {
   readonly schemaVersion: number;
   settings: SettingsRepository;
   transcriptIndex: TranscriptIndex;
+  /** Operator pages (questions and notices from agents). */
+  pages: PagesRepository;
   /** The board: character packs, choices, the canvas scene. */
   board: BoardRepository;
   /** The action log (focus, resume, end: who, what, outcome). */

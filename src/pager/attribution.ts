@@ -1,0 +1,79 @@
+/**
+ * Who asked? Strongest evidence first:
+ * 1. the wrapper's headers (`x-muster-session-id`, with `x-muster-harness`, `x-muster-launch-id`);
+ * 2. Codex's `_meta.threadId` on the tool call (its thread id is the session id);
+ * 3. the caller's working directory (`x-muster-cwd`, or the MCP client's first file:// root) and
+ *    harness (header, or the MCP client's name), matched against exactly one live session there.
+ * Otherwise the page is unattributed and says why. Untrusted values are format-checked, never used raw.
+ */
+import { HARNESSES, type Harness, type Session } from '../sources/session.ts';
+import { isSessionId, isUuid } from '../sources/ids.ts';
+import type { Attribution } from './types.ts';
+
+export interface SessionLookup {
+  get(id: string): Session | undefined;
+  /** Live sessions (optionally of one harness) whose cwd is `cwd` or below it. */
+  live(cwd: string, harness: Harness | null): Session[];
+}
+
+export interface AttributionHints {
+  sessionId?: string | undefined;
+  harness?: string | undefined;
+  launchId?: string | undefined;
+  cwd?: string | undefined;
+  /** `_meta.threadId` of the tool call (Codex). */
+  codexThreadId?: unknown;
+  /** `clientInfo.name` from the MCP initialize. */
+  clientName?: string | undefined;
+  /** Working directory from the MCP client's roots, when it offers them. */
+  rootCwd?: string | undefined;
+}
+
+/** MCP client names seen from each harness (harnesses/*.md). */
+const CLIENT_HARNESS: [RegExp, Harness][] = [
+  [/^claude-code/i, 'claude'],
+  [/^codex/i, 'codex'],
+  [/^opencode/i, 'opencode'],
+  [/^omp|oh-my-pi/i, 'omp'],
+];
+
+const LAUNCH_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+function asHarness(v: string | undefined): Harness | null {
+  return v !== undefined && (HARNESSES as readonly string[]).includes(v) ? (v as Harness) : null;
+}
+
+function asCwd(v: string | undefined): string | null {
+  if (v === undefined || !v.startsWith('/') || v.length > 4096 || v.includes('\0')) return null;
+  return v.length > 1 ? v.replace(/\/+$/, '') : v;
+}
+
+export function harnessOfClient(name: string | undefined): Harness | null {
+  if (!name) return null;
+  return CLIENT_HARNESS.find(([re]) => re.test(name))?.[1] ?? null;
+}
+
+export function resolveAttribution(h: AttributionHints, lookup: SessionLookup): Attribution {
+  const launchId = h.launchId !== undefined && LAUNCH_ID.test(h.launchId) ? h.launchId : null;
+  const cwd = asCwd(h.cwd) ?? asCwd(h.rootCwd);
+  let harness = asHarness(h.harness) ?? harnessOfClient(h.clientName);
+  const base = { launchId, cwd };
+
+  if (isSessionId(h.sessionId)) {
+    harness = harness ?? lookup.get(h.sessionId)?.harness ?? null;
+    return { ...base, sessionId: h.sessionId, harness, via: 'header', note: null };
+  }
+  if (typeof h.codexThreadId === 'string' && isUuid(h.codexThreadId)) {
+    return { ...base, sessionId: h.codexThreadId, harness: 'codex', via: 'codex-thread', note: null };
+  }
+  if (cwd !== null) {
+    const here = lookup.live(cwd, harness).filter((s) => s.cwd === cwd);
+    if (here.length === 1) {
+      const s = here[0] as Session;
+      return { ...base, sessionId: s.id, harness: s.harness, via: 'cwd', note: null };
+    }
+    const what = `${harness ?? 'agent'} session${here.length === 1 ? '' : 's'}`;
+    return { ...base, sessionId: null, harness, via: 'none', note: `unattributed: ${here.length} live ${what} in ${cwd}` };
+  }
+  return { ...base, sessionId: null, harness, via: 'none', note: 'unattributed: no wrapper headers, no Codex thread id and no working directory' };
+}

@@ -26,11 +26,13 @@ runSourceContract('pi', async () => {
   const dormantFile = writeSession(path.join(home, 'sessions', piSessionDirName(old), sessionFileName(DORMANT, t)), [header(DORMANT, old, t), user('hello', t), assistant({ ts: t, text: 'hi' })]);
   fs.utimesSync(dormantFile, new Date(Date.parse(t)), new Date(Date.parse(t)));
   const child = spawn(process.execPath, ['-e', "process.title = 'pi'; setInterval(() => {}, 1e6)"], { cwd: project, stdio: 'ignore' });
-  await new Promise((r) => setTimeout(r, 300));
+  // Node sets the title after startup, which can take seconds on a loaded machine: wait for it (bounded).
+  const proc = createProc();
+  for (const deadline = Date.now() + 15_000; proc.read(child.pid ?? -1)?.comm !== 'pi' && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 50));
   const now = new Date().toISOString();
   writeSession(path.join(home, 'sessions', piSessionDirName(project), sessionFileName(LIVE, now)), [header(LIVE, project, now), user('go', now), assistant({ ts: now, text: 'done' })]);
   return {
-    source: createPiSource({ home, statusDir: null, proc: createProc() }),
+    source: createPiSource({ home, statusDir: null, proc }),
     dormantId: DORMANT,
     liveId: LIVE,
     async cleanup() {

@@ -1,0 +1,80 @@
+/**
+ * Deterministic filler text for generated corpora. Generating a gigabyte of fresh random text would
+ * dominate the benchmark's set-up time, so a pool of a few MiB of code-like text (newlines, quotes,
+ * tabs, backslashes, some non-ASCII) is built once and sliced at seeded offsets: JSON.stringify then
+ * produces the escapes that make real transcripts costly to parse.
+ */
+
+/** mulberry32: small, fast, seeded; good enough to vary sizes and offsets. */
+export function createRng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = [
+  'const', 'return', 'function', 'import', 'export', 'await', 'async', 'if', 'else', 'for', 'of', 'new', 'this', 'null', 'true',
+  'session', 'transcript', 'offset', 'buffer', 'index', 'summary', 'record', 'parser', 'daemon', 'status', 'error', 'value',
+  'the', 'a', 'to', 'and', 'is', 'in', 'that', 'with', 'file', 'line', 'test', 'src/hub/hub.ts', 'node_modules',
+];
+/** Rare non-ASCII (about one per 10 KB, as in prompts and tool output): it makes V8 build two-byte strings. */
+const RARE = ['—', '…', 'résumé', '→', '🤖'];
+const PUNCT = [' ', ' ', ' ', ' ', '(', ')', '{', '}', ';', '.', ',', ': ', ' = ', '"', "'", '\\', '\t', '\n', '\n  ', '/', '<', '>'];
+
+export interface TextPool {
+  /** A slice of `length` characters (length <= pool size), starting at a seeded offset. */
+  take(length: number): string;
+  /** A lowercase hex string of `length` characters (hashes, encrypted blobs, ids). */
+  hex(length: number): string;
+  readonly rng: () => number;
+}
+
+export function createTextPool(seed = 1, poolChars = 4 * 1024 * 1024): TextPool {
+  const rng = createRng(seed);
+  const parts: string[] = [];
+  let size = 0;
+  while (size < poolChars) {
+    const r = rng();
+    const w = r < 0.0005 ? RARE[Math.floor(rng() * RARE.length)] : r < 0.7 ? WORDS[Math.floor(rng() * WORDS.length)] : PUNCT[Math.floor(rng() * PUNCT.length)];
+    parts.push(w as string);
+    size += (w as string).length;
+  }
+  const text = parts.join('');
+  let hexPool = '';
+  while (hexPool.length < 1024 * 1024) hexPool += Math.floor(rng() * 0xffffffff).toString(16).padStart(8, '0');
+  const slice = (src: string, length: number): string => {
+    if (length <= 0) return '';
+    let out = '';
+    while (out.length < length) {
+      const n = Math.min(length - out.length, src.length);
+      const at = Math.floor(rng() * (src.length - n + 1));
+      out += src.slice(at, at + n);
+    }
+    return out;
+  };
+  return { take: (n) => slice(text, n), hex: (n) => slice(hexPool, n), rng };
+}
+
+/** A UUID v4 shape (what Claude uses for session ids) from the pool's rng. */
+export function uuidV4(rng: () => number): string {
+  const h = (n: number): string => Array.from({ length: n }, () => Math.floor(rng() * 16).toString(16)).join('');
+  return `${h(8)}-${h(4)}-4${h(3)}-${'89ab'[Math.floor(rng() * 4)]}${h(3)}-${h(12)}`;
+}
+
+/** A UUID v7 shape (Codex thread ids): the first 48 bits are the creation time in ms. */
+export function uuidV7(ms: number, rng: () => number): string {
+  const t = Math.floor(ms).toString(16).padStart(12, '0');
+  const h = (n: number): string => Array.from({ length: n }, () => Math.floor(rng() * 16).toString(16)).join('');
+  return `${t.slice(0, 8)}-${t.slice(8, 12)}-7${h(3)}-${'89ab'[Math.floor(rng() * 4)]}${h(3)}-${h(12)}`;
+}
+
+/** A size drawn around `mean` with a long tail (most records small, a few very large), >= min. */
+export function skewedSize(rng: () => number, mean: number, min = 16): number {
+  // Exponential distribution: mean `mean`, cheap, and heavy enough in the tail for tool outputs.
+  return Math.max(min, Math.round(-Math.log(1 - rng()) * mean));
+}

@@ -41,6 +41,8 @@ export type ErrorCode =
   | 'character_not_found'
   | 'invalid_image'
   | 'invalid_scene'
+  | 'goal_not_found'
+  | 'goal_conflict'
   | 'internal';
 
 /** Default HTTP status per code; one place maps kinds to statuses. */
@@ -82,6 +84,8 @@ const STATUS: Record<ErrorCode, number> = {
   character_not_found: 404,
   invalid_image: 400,
   invalid_scene: 400,
+  goal_not_found: 404,
+  goal_conflict: 409,
   internal: 500,
 };
 

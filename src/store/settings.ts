@@ -26,6 +26,7 @@ export const SETTINGS: Record<string, SettingDef> = {
   rescanSeconds: { default: 60, check: intRange(30, 3600), describe: 'slow safety rescan of harness files, seconds (30..3600)' },
   auditEnabled: { default: true, check: bool, describe: 'goal auditor on/off' },
   auditModel: { default: '', check: text(200), describe: "goal auditor spec ('' = the session's own harness and model)" },
+  auditTimeoutSeconds: { default: 120, check: intRange(5, 3600), describe: 'bound of one goal audit, seconds (5..3600)' },
   pageExpiryHours: { default: 24, check: intRange(1, 24 * 30), describe: 'hours before an unanswered page expires (1..720)' },
   askWaitSeconds: { default: 45, check: intRange(1, 600), describe: 'how long ask_operator/await_answer wait before returning pending, seconds (1..600)' },
   maxPendingPerSession: { default: 50, check: intRange(1, 10000), describe: 'pending pages one session may hold (1..10000)' },

@@ -4,7 +4,10 @@
  * finds it. Register before reading the store, then read: no answer can fall between the two.
  */
 export interface Waiters {
-  /** Resolves true when woken, false when `ms` passed or `signal` aborted. Timers are unref'd. */
+  /**
+   * Resolves true when woken, false when `ms` passed or `signal` aborted. The timer is kept referenced:
+   * a caller is awaiting it (wakeAll() at shutdown clears every one).
+   */
   wait(pageId: string, ms: number, signal?: AbortSignal): { woken: Promise<boolean>; cancel(): void };
   /** Wakes every waiter of `pageId`. */
   wake(pageId: string): void;
@@ -22,7 +25,6 @@ export function createWaiters(): Waiters {
       const woken = new Promise<boolean>((resolve) => {
         let done = false;
         const timer = setTimeout(() => settle(false), Math.max(0, ms));
-        timer.unref?.();
         const onAbort = () => settle(false);
         settle = (w: boolean) => {
           if (done) return;

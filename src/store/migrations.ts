@@ -3,6 +3,7 @@
  * records the version reached. Append new migrations; never edit a released one.
  */
 import type Database from 'better-sqlite3';
+import { GOALS_TABLE_SQL } from './goals.ts';
 
 export interface Migration {
   version: number;
@@ -132,6 +133,13 @@ export const MIGRATIONS: Migration[] = [
         );
         CREATE INDEX actions_session ON actions(session_id, id);
       `);
+    },
+  },
+  {
+    version: 6,
+    name: 'goals: one per session, with limits, usage, strikes and the last audit',
+    up(db) {
+      db.exec(GOALS_TABLE_SQL);
     },
   },
 ];

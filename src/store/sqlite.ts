@@ -9,6 +9,7 @@ import { MusterError } from '../errors/index.ts';
 import type { Harness } from '../sources/session.ts';
 import type { TranscriptIndex, TranscriptIndexEntry } from '../sources/contract.ts';
 import { migrate } from './migrations.ts';
+import { createSqliteGoalsRepository } from './goals.ts';
 import { createSqliteActionsRepository } from './actions.ts';
 import { createSqliteBoardRepository } from './board.ts';
 import { createSqlitePagesRepository } from './pages.ts';
@@ -70,6 +71,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     actions: createSqliteActionsRepository(db),
     board: createSqliteBoardRepository(db),
     pages: createSqlitePagesRepository(db),
+    goals: createSqliteGoalsRepository(db),
     close() {
       if (closed) return;
       closed = true;

@@ -5,6 +5,7 @@
  */
 import type { TranscriptIndex } from '../sources/contract.ts';
 import type { Settings } from './settings.ts';
+import type { GoalsRepository } from '../goals/index.ts';
 import type { PagesRepository } from '../pager/types.ts';
 import type { ActionsRepository } from './actions.ts';
 import type { BoardRepository } from '../board/ports.ts';
@@ -27,6 +28,8 @@ export interface Store {
   board: BoardRepository;
   /** The action log (focus, resume, end: who, what, outcome). */
   actions: ActionsRepository;
+  /** Goals driven by the auditor (migration 6). */
+  goals: GoalsRepository;
   /** Closes the database. Idempotent. */
   close(): void;
 }

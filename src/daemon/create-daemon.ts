@@ -24,7 +24,10 @@ import { characterRoutes } from '../server/routes/characters.ts';
 import { packRoutes } from '../server/routes/packs.ts';
 import { sceneRoutes } from '../server/routes/scene.ts';
 import { createCharacterService, createSceneService } from '../board/index.ts';
-import { createActions, createHub, type Actions, type Hub } from '../hub/index.ts';
+import { createActions, createHub, createHookStatus, type Actions, type Hub } from '../hub/index.ts';
+import { createHookService } from '../hooks/index.ts';
+import { createLaunchService } from '../launch/index.ts';
+import { hookRoutes } from '../server/routes/hooks.ts';
 import { createSources } from './sources.ts';
 import type { ProcPort } from '../sources/proc/types.ts';
 import type { App } from '../server/env.ts';
@@ -100,7 +103,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     const settings = await store.settings.all();
     let rescanSeconds = Number(settings.rescanSeconds);
     const { sources, proc } = createSources({ env, index: store.transcriptIndex, proc: options.proc });
-    const hub = createHub({ sources, bus, isAlive: (pid) => proc.isAlive(pid), rescanMs: () => rescanSeconds * 1000, log });
+    // Exact status from hook events wins over file-derived status while the process lives.
+    const overlay = createHookStatus();
+    const hub = createHub({ sources, bus, isAlive: (pid) => proc.isAlive(pid), rescanMs: () => rescanSeconds * 1000, overlay, log });
     disposers.push(() => hub.close());
     // tmux (the user's server, or MUSTER_TMUX_SOCKET) and herdr (its socket, when found).
     const panes = createPaneService({ proc, env, tmuxSocket: env.MUSTER_TMUX_SOCKET?.trim() || undefined, log });
@@ -111,6 +116,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       if (e.type === 'settings.updated') rescanSeconds = Number((e.data as { rescanSeconds?: number }).rescanSeconds ?? rescanSeconds);
     });
 
+    const launches = createLaunchService({ repo: store.launches, overlay, bus });
+    const hooks = createHookService({ overlay, bus, link: (l, h, id) => launches.link(l, h, id), refresh: (h) => void hub.refresh(h) });
     const characters = createCharacterService({ repo: store.board, files: createFsPackFiles(paths.packs) });
     const scene = createSceneService({ repo: store.board });
     // Pager: pages in the store, channels read from settings at each page, MCP sessions per client.
@@ -162,6 +169,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         sessionRoutes({ hub, decorate: (s) => actions.decorate(s) }),
         actionRoutes({ actions, history: store.actions }),
         sessionTailRoutes({ hub }),
+        hookRoutes({ hooks, launches }),
         characterRoutes({ characters, bus }),
         packRoutes({ characters, bus }),
         sceneRoutes({ scene, bus }),

@@ -11,6 +11,7 @@ import type { EventBus } from '../events/index.ts';
 import type { SessionSource, SourceDiagnostics } from '../sources/contract.ts';
 import type { Harness, Session, SessionStatus } from '../sources/session.ts';
 import { diffSessions, sessionKey } from './diff.ts';
+import type { HookStatusOverlay } from './hook-status.ts';
 
 export interface SessionFilter {
   live?: boolean;
@@ -31,6 +32,8 @@ export interface HubOptions {
   rescanMs?: () => number;
   /** Liveness sweep interval, ms. Default: 500. */
   sweepMs?: number;
+  /** Exact status from hook events, applied over every listing (hook-status.ts). Default: none. */
+  overlay?: HookStatusOverlay;
   log?(line: string): void;
 }
 
@@ -73,6 +76,8 @@ export function createHub(opts: HubOptions): Hub {
   const queued = new Set<Harness>();
   const timers = new Map<Harness, ReturnType<typeof setTimeout>>();
   const disposers: (() => void | Promise<void>)[] = [];
+  /** Each source's last listing before the overlay, so a hook event re-applies without re-listing. */
+  const raw = new Map<Harness, Session[]>();
   let closed = false;
   let markReady!: () => void;
   const readyPromise = new Promise<void>((r) => (markReady = r));
@@ -91,11 +96,19 @@ export function createHub(opts: HubOptions): Hub {
     }
     st.lastListMs = Math.round(performance.now() - t0);
     if (closed) return;
-    const before = byHarness.get(src.harness) ?? new Map<string, Session>();
+    raw.set(src.harness, next);
+    publishListing(src.harness, next);
+  }
+
+  /** Applies the overlay to a source's raw listing and publishes what changed. */
+  function publishListing(harness: Harness, rawList: Session[]): void {
+    const overlay = opts.overlay;
+    const next = overlay ? rawList.map((s) => overlay.apply(s)) : rawList;
+    const before = byHarness.get(harness) ?? new Map<string, Session>();
     const diff = diffSessions(before, next);
     const after = new Map<string, Session>();
     for (const s of next) after.set(sessionKey(s), s);
-    byHarness.set(src.harness, after);
+    byHarness.set(harness, after);
     for (const s of diff.removed) sessions.delete(sessionKey(s));
     for (const s of next) sessions.set(sessionKey(s), s);
     for (const s of diff.upserted) opts.bus.publish('session.upserted', { session: s });
@@ -149,6 +162,14 @@ export function createHub(opts: HubOptions): Hub {
         }
       }
     }
+  }
+
+  if (opts.overlay) {
+    const off = opts.overlay.subscribe((h) => {
+      const list = raw.get(h);
+      if (list && !closed) publishListing(h, list);
+    });
+    disposers.push(off);
   }
 
   const hub: Hub = {

@@ -142,6 +142,26 @@ export const MIGRATIONS: Migration[] = [
       db.exec(GOALS_TABLE_SQL);
     },
   },
+  {
+    version: 5,
+    name: 'launch records: one row per `muster <harness>` run (launch id, harness, name, pid, cwd, session id once known)',
+    up(db) {
+      db.exec(`
+        CREATE TABLE launches (
+          id TEXT PRIMARY KEY,
+          harness TEXT NOT NULL,
+          name TEXT,
+          pid INTEGER,
+          started_at TEXT NOT NULL,
+          cwd TEXT NOT NULL,
+          session_id TEXT,
+          ended_at TEXT,
+          exit_code INTEGER
+        );
+        CREATE INDEX launches_session ON launches(session_id);
+      `);
+    },
+  },
 ];
 
 /** The store schema marker published in the lock record (BEHAVIOUR A `schemaMarker`). */

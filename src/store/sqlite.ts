@@ -13,6 +13,7 @@ import { createSqliteGoalsRepository } from './goals.ts';
 import { createSqliteActionsRepository } from './actions.ts';
 import { createSqliteBoardRepository } from './board.ts';
 import { createSqlitePagesRepository } from './pages.ts';
+import { createSqliteLaunchesRepository } from './launches.ts';
 import { defaultSettings, validateSettingsPatch, type Settings } from './settings.ts';
 import type { Store } from './types.ts';
 
@@ -71,6 +72,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     actions: createSqliteActionsRepository(db),
     board: createSqliteBoardRepository(db),
     pages: createSqlitePagesRepository(db),
+    launches: createSqliteLaunchesRepository(db),
     goals: createSqliteGoalsRepository(db),
     close() {
       if (closed) return;

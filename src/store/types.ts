@@ -5,6 +5,7 @@
  */
 import type { TranscriptIndex } from '../sources/contract.ts';
 import type { Settings } from './settings.ts';
+import type { LaunchesRepository } from '../launch/types.ts';
 import type { GoalsRepository } from '../goals/index.ts';
 import type { PagesRepository } from '../pager/types.ts';
 import type { ActionsRepository } from './actions.ts';
@@ -30,6 +31,8 @@ export interface Store {
   actions: ActionsRepository;
   /** Goals driven by the auditor (migration 6). */
   goals: GoalsRepository;
+  /** Launch records of `muster <harness>` runs (migration 5). */
+  launches: LaunchesRepository;
   /** Closes the database. Idempotent. */
   close(): void;
 }

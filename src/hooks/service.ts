@@ -1,0 +1,73 @@
+/**
+ * The daemon side of `muster hook`: a hook event becomes an exact status transition in the hub's
+ * overlay (which pushes session.status.changed on SSE), links the wrapper's launch to its session,
+ * and may answer with a decision. The decision is the goal driver's seam: `decide` (absent for now)
+ * can answer a Claude/Codex `Stop` with `{ decision: 'block', reason }`, which `muster hook` prints
+ * in the harness's own format so the turn continues.
+ */
+import type { EventBus } from '../events/index.ts';
+import type { HookStatusOverlay } from '../hub/hook-status.ts';
+import { isSessionIdFor } from '../sources/ids.ts';
+import type { Harness } from '../sources/session.ts';
+import { sessionIdOf, transitionFor, type Transition } from './transitions.ts';
+
+export interface HookInput {
+  harness: Harness;
+  event: string;
+  /** The harness's payload (stdin JSON, notify argv JSON, plugin/extension event). */
+  payload: Record<string, unknown>;
+  /** The harness process, when the hook knows it. */
+  pid: number | null;
+  /** The wrapper's launch id (MUSTER_LAUNCH_ID), when wrapped. */
+  launchId: string | null;
+}
+
+export interface HookDecision {
+  decision: 'block';
+  reason: string;
+}
+
+export interface HookAnswer {
+  sessionId: string | null;
+  transition: Transition | null;
+  decision: HookDecision | null;
+}
+
+export interface HookServiceOptions {
+  overlay: HookStatusOverlay;
+  bus: EventBus;
+  /** Ties a launch to its session (launch/service.ts). Must not throw. */
+  link?(launchId: string, harness: Harness, sessionId: string): Promise<void>;
+  /** Re-lists a harness's source; called when a hook names a session the hub has not seen yet. */
+  refresh?(harness: Harness): void;
+  /** The goal driver's seam. Default: never decides. */
+  decide?(input: HookInput, sessionId: string | null): Promise<HookDecision | null>;
+  /** Epoch ms. Default: Date.now. */
+  clock?(): number;
+}
+
+export interface HookService {
+  receive(input: HookInput): Promise<HookAnswer>;
+}
+
+export function createHookService(opts: HookServiceOptions): HookService {
+  const clock = opts.clock ?? Date.now;
+  return {
+    async receive(input) {
+      const at = clock();
+      const raw = sessionIdOf(input.harness, input.payload);
+      const sessionId = raw !== null && isSessionIdFor(input.harness, raw) ? raw : null;
+      const transition = transitionFor(input.harness, input.event, input.payload);
+      if (sessionId && input.launchId && opts.link) await opts.link(input.launchId, input.harness, sessionId);
+      if (sessionId && transition) {
+        const known = opts.overlay.has(input.harness, sessionId);
+        opts.overlay.record({ harness: input.harness, sessionId, status: transition.status, waitingFor: transition.waitingFor, pid: input.pid, at });
+        // A session's first hook often precedes the file that lets its source list it.
+        if (!known) opts.refresh?.(input.harness);
+      }
+      opts.bus.publish('hook.event.received', { harness: input.harness, event: input.event, sessionId, launchId: input.launchId, status: transition?.status ?? null, waitingFor: transition?.waitingFor ?? null });
+      const decision = opts.decide ? await opts.decide(input, sessionId) : null;
+      return { sessionId, transition, decision };
+    },
+  };
+}

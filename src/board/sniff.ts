@@ -38,6 +38,7 @@ export function sniffImage(bytes: Uint8Array): SniffedImage | null {
 
 /** Hex SHA-256 of the bytes (Web Crypto: no OS module needed in the domain). */
 export async function contentHash(bytes: Uint8Array): Promise<string> {
-  const digest = await globalThis.crypto.subtle.digest('SHA-256', bytes);
+  // A copy: digest() wants a view of a plain ArrayBuffer, and `bytes` may view a shared pool.
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new Uint8Array(bytes));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }

@@ -1,45 +1,96 @@
-import { useEffect, useState } from 'react';
+/**
+ * The board: a top bar (connection, who needs you, inbox, views), the list or the canvas, and the
+ * session panel. The canvas (Excalidraw) is a separate chunk loaded only when opened, so the list
+ * view stays light.
+ */
+import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
+import { CharactersDialog } from './characters-dialog.tsx';
+import { Inbox } from './inbox.tsx';
+import { ListView } from './list-view.tsx';
+import { SessionPanel } from './session-panel.tsx';
+import { useBoard } from './use-board.ts';
+import { useTheme } from './theme.ts';
+import { keyOf, type Session } from './types.ts';
 
-interface Status {
-  buildId: string;
-  pid: number;
-  uptimeSeconds: number;
-}
+const CanvasView = lazy(() => import('./canvas/canvas-view.tsx'));
+type View = 'list' | 'canvas';
+const viewFromHash = (): View => (location.hash === '#canvas' ? 'canvas' : 'list');
 
-type Conn = 'connecting' | 'live' | 'lost';
-
-/** The board shell: daemon identity and the live connection; the session views mount here. */
 export function App() {
-  const [status, setStatus] = useState<Status | null>(null);
-  const [conn, setConn] = useState<Conn>('connecting');
-  const [error, setError] = useState<string | null>(null);
-
+  const data = useBoard();
+  const theme = useTheme();
+  const [view, setView] = useState<View>(viewFromHash);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [showCharacters, setShowCharacters] = useState(false);
+  const [now, setNow] = useState(Date.now());
   useEffect(() => {
-    fetch('/api/status', { credentials: 'same-origin' })
-      .then(async (r) => {
-        const body = (await r.json()) as Status & { ok: boolean; error?: { message: string } };
-        if (!r.ok) throw new Error(body.error?.message ?? `HTTP ${r.status}`);
-        setStatus(body);
-      })
-      .catch((e: Error) => setError(e.message));
-    const es = new EventSource('/api/events');
-    es.addEventListener('daemon.hello', () => setConn('live'));
-    es.onerror = () => setConn('lost');
-    return () => es.close();
+    const t = setInterval(() => setNow(Date.now()), 15_000);
+    const onHash = () => setView(viewFromHash());
+    window.addEventListener('hashchange', onHash);
+    return () => (clearInterval(t), window.removeEventListener('hashchange', onHash));
+  }, []);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setSelected(null);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
   }, []);
 
+  // `version` is the change signal of the mutable map.
+  const sessions = useMemo(() => [...data.sessions.values()], [data.version]);
+  const byId = useMemo(() => new Map(sessions.map((s) => [s.id, s])), [sessions]);
+  const pageCounts = useMemo(() => {
+    const m = new Map<string, number>();
+    for (const p of data.pages) if (p.sessionId) m.set(p.sessionId, (m.get(p.sessionId) ?? 0) + 1);
+    return m;
+  }, [data.pages]);
+  const counts = useMemo(() => {
+    const c = { waiting: 0, working: 0, live: 0 };
+    for (const s of sessions) {
+      if (s.status === 'waiting') c.waiting++;
+      if (s.status === 'working') c.working++;
+      if (s.live) c.live++;
+    }
+    return c;
+  }, [sessions]);
+  const open = useCallback((s: Session) => setSelected(keyOf(s)), []);
+  const go = (v: View) => {
+    location.hash = v === 'canvas' ? 'canvas' : '';
+    setView(v);
+  };
+  const current = selected ? data.sessions.get(selected) : undefined;
+
   return (
-    <div className="board">
+    <div className={`board view-${view}${current ? ' with-panel' : ''}`}>
       <header className="topbar">
         <h1>Muster</h1>
-        <span className={`conn conn-${conn}`} data-testid="connection">
-          {conn === 'live' ? 'live' : conn === 'lost' ? 'connection lost — retrying' : 'connecting…'}
+        <span className={`conn conn-${data.conn}`} data-testid="connection">
+          {data.conn === 'live' ? 'live' : data.conn === 'lost' ? 'connection lost — retrying' : 'connecting…'}
         </span>
-        {status && <span className="ident">{status.buildId} · pid {status.pid}</span>}
+        <span className="tally" data-testid="tally">
+          <b className={counts.waiting > 0 ? 'need' : ''}>{counts.waiting} waiting</b> · {counts.working} working · {counts.live} live · {sessions.length} total
+        </span>
+        <nav className="views" aria-label="views">
+          <button type="button" className={view === 'list' ? 'on' : ''} onClick={() => go('list')} data-testid="view-list">List</button>
+          <button type="button" className={view === 'canvas' ? 'on' : ''} onClick={() => go('canvas')} data-testid="view-canvas">Canvas</button>
+        </nav>
+        <Inbox pages={data.pages} available={data.pagesAvailable} sessionsById={byId} onChanged={() => void data.refreshPages()} />
+        <button type="button" className="quiet" onClick={() => setShowCharacters(true)} data-testid="open-characters">Characters</button>
+        <button type="button" className="quiet" onClick={theme.cycle} title="colour scheme" data-testid="theme">{theme.setting === 'system' ? '◐ auto' : theme.setting === 'dark' ? '☾ dark' : '☀ light'}</button>
       </header>
+      {data.error && <p className="error banner" role="alert">{data.error}</p>}
       <main>
-        {error ? <p className="error" role="alert">{error}</p> : <p data-testid="board-shell">Sessions appear here.</p>}
+        {view === 'list' ? (
+          <ListView sessions={sessions} board={data.characters} now={now} selectedKey={selected} pageCounts={pageCounts} onOpen={open} />
+        ) : (
+          <Suspense fallback={<p className="muted loading">Loading the canvas…</p>}>
+            <CanvasView sessions={sessions} board={data.characters} theme={theme.effective} pageCounts={pageCounts} onOpen={open} />
+          </Suspense>
+        )}
+        {current && (
+          <SessionPanel session={current} board={data.characters} pages={data.pages} now={now} onClose={() => setSelected(null)} onPagesChanged={() => void data.refreshPages()} />
+        )}
       </main>
+      {showCharacters && data.characters && <CharactersDialog board={data.characters} onClose={() => setShowCharacters(false)} onChanged={() => void data.refreshCharacters()} />}
     </div>
   );
 }

@@ -1,0 +1,139 @@
+/**
+ * The session panel (from either view): details, the transcript tail (rendered as text, never as
+ * HTML), actions with clear outcomes (end asks first), the character override, and the places for
+ * this session's pages and goal.
+ */
+import { useEffect, useState } from 'react';
+import { api } from './api.ts';
+import { CharacterFace } from './character-face.tsx';
+import { HARNESS_MARK, ago, cost, tokens } from './format.ts';
+import { PageCard } from './page-card.tsx';
+import { runAction, type ActionName, type ActionResult } from './session-actions.ts';
+import type { BoardCharacters, Page, Session, TailMessage } from './types.ts';
+
+interface Props {
+  session: Session;
+  board: BoardCharacters | null;
+  pages: Page[];
+  now: number;
+  onClose(): void;
+  onPagesChanged(): void;
+}
+
+function useTail(s: Session): { messages: TailMessage[]; supported: boolean } {
+  const [tail, setTail] = useState<{ messages: TailMessage[]; supported: boolean }>({ messages: [], supported: true });
+  useEffect(() => {
+    let gone = false;
+    api<{ messages: TailMessage[]; supported: boolean }>('GET', `/api/sessions/${encodeURIComponent(s.id)}/tail?limit=20`)
+      .then((r) => !gone && setTail({ messages: r.messages, supported: r.supported }))
+      .catch(() => !gone && setTail({ messages: [], supported: false }));
+    return () => void (gone = true);
+  }, [s.id, s.lastActivityAt]);
+  return tail;
+}
+
+function CharacterPicker({ session, board }: { session: Session; board: BoardCharacters }) {
+  const current = board.overrides[session.id];
+  const value = current ? `${current.pack}/${current.character}` : '';
+  const change = (v: string) => {
+    const [pack, character] = v.split('/');
+    void api('POST', '/api/characters/override', v ? { sessionId: session.id, pack, character } : { sessionId: session.id, clear: true });
+  };
+  return (
+    <select value={value} onChange={(e) => change(e.target.value)} aria-label="character">
+      <option value="">automatic</option>
+      {board.packs.map((p) => (
+        <optgroup key={p.id} label={p.name}>
+          {p.characters.map((c) => <option key={c.id} value={`${p.id}/${c.id}`}>{c.emoji ?? '🖼'} {c.name}</option>)}
+        </optgroup>
+      ))}
+    </select>
+  );
+}
+
+export function SessionPanel({ session: s, board, pages, now, onClose, onPagesChanged }: Props) {
+  const tail = useTail(s);
+  const [confirmEnd, setConfirmEnd] = useState(false);
+  const [busy, setBusy] = useState<ActionName | null>(null);
+  const [result, setResult] = useState<ActionResult | null>(null);
+  useEffect(() => {
+    setConfirmEnd(false);
+    setResult(null);
+  }, [s.id]);
+  const act = async (a: ActionName) => {
+    setBusy(a);
+    setConfirmEnd(false);
+    setResult(await runAction(a, s.id));
+    setBusy(null);
+  };
+  const mine = pages.filter((p) => p.sessionId === s.id);
+
+  return (
+    <aside className="panel" data-testid="session-panel" aria-label="session" data-key={`${s.harness}:${s.id}`}>
+      <header className="panel-head">
+        <CharacterFace board={board} session={s} size={44} />
+        <div className="panel-title">
+          <h2 title={s.title}>{s.title || 'untitled'}</h2>
+          <div className="muted"><span className={`mark h-${s.harness}`}>{HARNESS_MARK[s.harness]}</span> {s.harness} · {s.model ?? 'model unknown'}</div>
+        </div>
+        <button type="button" className="quiet close" onClick={onClose} aria-label="close">✕</button>
+      </header>
+      <div className={`panel-status st-${s.status}`} data-testid="panel-status">
+        <span className={`pill st-${s.status}`}>{s.status}</span> for {ago(s.statusSince, now)} {s.live ? '· live' : '· ended'}
+        {s.waitingFor && <div className="waiting-for big">{s.waitingFor}</div>}
+      </div>
+      <div className="actions">
+        <button type="button" onClick={() => void act('focus')} disabled={busy !== null || !s.live}>Focus</button>
+        <button type="button" onClick={() => void act('resume')} disabled={busy !== null || s.live}>Resume</button>
+        {confirmEnd ? (
+          <span className="confirm">
+            End this session? <button type="button" className="danger" onClick={() => void act('end')}>Yes, end it</button>
+            <button type="button" className="quiet" onClick={() => setConfirmEnd(false)}>Cancel</button>
+          </span>
+        ) : (
+          <button type="button" className="danger-outline" onClick={() => setConfirmEnd(true)} disabled={busy !== null || !s.live}>End…</button>
+        )}
+      </div>
+      {busy && <div className="outcome muted" role="status">{busy}…</div>}
+      {result && (
+        <div className={`outcome ${result.ok ? 'good' : 'bad'}`} role="status" data-testid="action-outcome">
+          {result.message}
+          {result.command && <code className="command">{result.command}</code>}
+        </div>
+      )}
+      <section className="slot" data-testid="pages-slot">
+        <h3>Pages {mine.length > 0 && <span className="count-badge">{mine.length}</span>}</h3>
+        {mine.length === 0 ? <p className="muted">No open questions from this session.</p> : mine.map((p) => <PageCard key={p.id} page={p} onDone={onPagesChanged} />)}
+      </section>
+      <section className="slot goal-slot" data-testid="goal-slot">
+        <h3>Goal</h3>
+        <p className="muted">Goals arrive in a later issue: the objective, its audit and budget will show here.</p>
+      </section>
+      <section className="slot">
+        <h3>Transcript tail</h3>
+        {!tail.supported && <p className="muted">This harness does not offer a transcript tail yet.</p>}
+        <ol className="tail" data-testid="tail">
+          {tail.messages.map((m, i) => (
+            <li key={i} className={`msg role-${m.role}`}>
+              <span className="role">{m.role}</span>
+              <span className="text">{m.text}</span>
+            </li>
+          ))}
+        </ol>
+      </section>
+      <dl className="details">
+        <dt>Id</dt><dd className="mono">{s.id}</dd>
+        <dt>Directory</dt><dd className="mono">{s.cwd ?? '—'}</dd>
+        <dt>Repo</dt><dd className="mono">{s.repoRoot ?? '—'}</dd>
+        <dt>Branch</dt><dd>{s.branch ?? '—'}</dd>
+        <dt>Tokens</dt><dd>{tokens(s)} (in {s.tokens.input}, out {s.tokens.output}, cache {s.tokens.cacheRead}/{s.tokens.cacheWrite})</dd>
+        <dt>Cost</dt><dd>{cost(s.costUsd)}</dd>
+        <dt>Started</dt><dd>{s.startedAt ? `${ago(s.startedAt, now)} ago` : '—'}</dd>
+        <dt>Pid</dt><dd>{s.pids.length ? s.pids.join(', ') : '—'}</dd>
+        <dt>Pane</dt><dd>{s.pane ? `${s.pane.manager} ${s.pane.id}` : '—'}</dd>
+        {s.prLinks.length > 0 && <><dt>PRs</dt><dd>{s.prLinks.map((u) => <a key={u} href={u} target="_blank" rel="noreferrer noopener">{u.replace('https://github.com/', '')}</a>)}</dd></>}
+        <dt>Character</dt><dd>{board && <CharacterPicker session={s} board={board} />}</dd>
+      </dl>
+    </aside>
+  );
+}

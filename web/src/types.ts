@@ -1,0 +1,27 @@
+/** Shapes the board reads from the daemon (the server's own types, imported type-only). */
+export type { Session, Harness, SessionStatus } from '../../src/sources/session.ts';
+export type { BoardCharacters, Character, Pack, Scene, SceneFile, Position } from '../../src/board/types.ts';
+import type { Session } from '../../src/sources/session.ts';
+
+export interface Page {
+  id: string;
+  sessionId: string | null;
+  harness: string | null;
+  question: string;
+  choices: string[] | null;
+  urgency: string;
+  context: string | null;
+  status: string;
+  createdAt: string;
+  answer: unknown;
+}
+
+export interface TailMessage {
+  role: 'user' | 'assistant' | 'tool';
+  text: string;
+  at: string | null;
+}
+
+export type Conn = 'connecting' | 'live' | 'lost';
+
+export const keyOf = (s: Pick<Session, 'harness' | 'id'>): string => `${s.harness}:${s.id}`;

@@ -44,8 +44,8 @@ export type PaneFocus =
 export interface PaneOps {
   /** The pane of the first of `pids` that has one, from the last map (cheap; may be stale). */
   peek(pids: readonly number[]): PaneRef | undefined;
-  /** The same from a map rebuilt after this call (coalesced). */
-  locate(pids: readonly number[]): Promise<PaneRef | undefined>;
+  /** The same, from the cached map when it knows the pids, else (or with `fresh`) from a map rebuilt after this call. */
+  locate(pids: readonly number[], fresh?: boolean): Promise<PaneRef | undefined>;
   focus(pane: PaneRef): Promise<PaneFocus>;
   /** The manager that would open a new pane now (herdr where it runs, else tmux), or null. */
   opener(): Promise<{ kind: string; open(req: { cwd: string; argv: string[]; label: string }): Promise<{ pane: PaneRef; pid: number | null }> } | null>;
@@ -113,10 +113,10 @@ export function createActions(opts: ActionsOptions): Actions {
   const pidsOf = (s: Session): number[] => [...new Set([...(s.pid ? [s.pid] : []), ...s.pids])];
 
   /** The registry's pane wins; a socket it does not name is filled from the map when they agree. */
-  async function paneOf(s: Session): Promise<PaneRef | undefined> {
+  async function paneOf(s: Session, fresh = false): Promise<PaneRef | undefined> {
     if (!opts.panes) return s.pane ?? undefined;
     if (s.pane && s.pane.socket) return s.pane;
-    const mapped = await opts.panes.locate(pidsOf(s));
+    const mapped = await opts.panes.locate(pidsOf(s), fresh);
     if (s.pane) return mapped && mapped.manager === s.pane.manager && mapped.id === s.pane.id ? mapped : s.pane;
     return mapped;
   }
@@ -152,7 +152,12 @@ export function createActions(opts: ActionsOptions): Actions {
     if (!opts.panes) throw new MusterError('no_pane_manager', 'no pane manager (tmux or herdr) is configured');
     const pane = await paneOf(s);
     if (!pane) throw new MusterError('no_pane', `session ${s.id} is not running in a tmux or herdr pane`);
-    const r = await opts.panes.focus(pane);
+    let r = await opts.panes.focus(pane);
+    if (r.outcome === 'pane_not_found') {
+      // The cached map was stale (the pane closed, the session moved on): look again, once.
+      const again = await paneOf(s, true);
+      if (again && (again.id !== pane.id || again.socket !== pane.socket)) r = await opts.panes.focus(again);
+    }
     switch (r.outcome) {
       case 'focused':
         return { outcome: 'focused', pane: r.pane, client: r.client };

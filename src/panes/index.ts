@@ -7,3 +7,4 @@ export { resolveHerdrSocket } from './herdr-socket.ts';
 export { buildPaneMap, paneOfPids, type PaneMap } from './pane-map.ts';
 export { createPaneTracker, type PaneTracker, type PaneTrackerOptions } from './pane-tracker.ts';
 export { createPaneService, type PaneService, type PaneServiceOptions } from './service.ts';
+export { readProcTree } from './proc-tree.ts';

@@ -3,13 +3,15 @@
  * at most one running and one queued; every caller that arrives while one is queued shares it, so
  * a burst of focus requests costs two rebuilds, not one per request.
  */
-import type { ProcPort } from '../sources/proc/types.ts';
+import type { ProcPort, ProcessTable } from '../sources/proc/types.ts';
 import { buildPaneMap, type PaneMap } from './pane-map.ts';
 import type { PaneInfo, PaneManager } from './types.ts';
 
 export interface PaneTrackerOptions {
   managers: PaneManager[];
   proc: ProcPort;
+  /** The process tree the map walks. Default: proc.snapshot(). */
+  table?: () => ProcessTable;
   /** A map older than this is rebuilt in the background by `current()`, ms. Default: 2000. */
   maxAgeMs?: number;
   clock?: () => number;
@@ -43,7 +45,7 @@ export function createPaneTracker(opts: PaneTrackerOptions): PaneTracker {
         }),
       ),
     );
-    last = buildPaneMap(lists.flat(), opts.proc.snapshot(), clock());
+    last = buildPaneMap(lists.flat(), opts.table ? opts.table() : opts.proc.snapshot(), clock());
     return last;
   }
 

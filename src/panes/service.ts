@@ -4,11 +4,12 @@
  * over all of them.
  */
 import type { PaneFocus, PaneOps } from '../hub/actions.ts';
-import type { ProcPort } from '../sources/proc/types.ts';
+import type { ProcPort, ProcessTable } from '../sources/proc/types.ts';
 import { createHerdrPanes } from './herdr.ts';
 import { paneOfPids } from './pane-map.ts';
 import { createPaneTracker, type PaneTracker } from './pane-tracker.ts';
 import { createTmuxPanes } from './tmux.ts';
+import { readProcTree } from './proc-tree.ts';
 import type { PaneManager, PaneRef } from './types.ts';
 
 export interface PaneServiceOptions {
@@ -19,6 +20,8 @@ export interface PaneServiceOptions {
   tmuxSocket?: string;
   /** Managers to use instead of the defaults (tests). Order = preference for opening panes. */
   managers?: PaneManager[];
+  /** Process tree for the map. Default: a stat-only /proc read on Linux, else proc.snapshot(). */
+  table?: () => ProcessTable;
   log?(line: string): void;
 }
 
@@ -30,7 +33,8 @@ export interface PaneService extends PaneOps {
 export function createPaneService(opts: PaneServiceOptions): PaneService {
   const env = opts.env ?? process.env;
   const managers = opts.managers ?? [createHerdrPanes({ env }), createTmuxPanes({ env, socket: opts.tmuxSocket })];
-  const tracker = createPaneTracker({ managers, proc: opts.proc, log: opts.log });
+  const table = opts.table ?? (process.platform === 'linux' ? () => readProcTree() : undefined);
+  const tracker = createPaneTracker({ managers, proc: opts.proc, table, log: opts.log });
   const adHoc = new Map<string, PaneManager>();
 
   /** The manager a pane belongs to; a tmux pane on another socket gets its own adapter. */
@@ -46,7 +50,13 @@ export function createPaneService(opts: PaneServiceOptions): PaneService {
     managers,
     tracker,
     peek: (pids) => paneOfPids(tracker.current(), pids),
-    async locate(pids) {
+    async locate(pids, fresh) {
+      // A pid never changes pane, and tmux never reuses a pane id while the server runs: a cached
+      // answer is safe to try first; the caller asks again with fresh=true when the pane is gone.
+      if (!fresh) {
+        const cached = paneOfPids(tracker.current(), pids);
+        if (cached) return cached;
+      }
       return paneOfPids(await tracker.rebuild(), pids);
     },
     async focus(pane): Promise<PaneFocus> {

@@ -10,3 +10,5 @@ export type { NewPaneOptions, Pane, Tmux } from './tmux.ts';
 export { runCli } from './run-cli.ts';
 export type { CliResult, RunCliOptions } from './run-cli.ts';
 export { claudeTranscriptPath, findFiles, ompSessionDir, piSessionDir, readJsonl } from './session-paths.ts';
+export { daemonEnv, startHarnessDaemon } from './daemon.ts';
+export type { DaemonEvent, EventStream, HarnessDaemon, HarnessDaemonOptions } from './daemon.ts';

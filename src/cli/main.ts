@@ -5,6 +5,8 @@
 import { parseArgs } from './args.ts';
 import { printError, printOk, usageError } from './output.ts';
 import type { CommandModule } from './command.ts';
+import { MusterError } from '../errors/index.ts';
+import { HARNESSES, type Harness } from '../sources/session.ts';
 
 const COMMANDS: Record<string, { load: () => Promise<CommandModule>; summary: string }> = {
   serve: { load: () => import('./commands/serve.ts'), summary: 'serve [--port N]        run the daemon in the foreground' },
@@ -17,6 +19,8 @@ const COMMANDS: Record<string, { load: () => Promise<CommandModule>; summary: st
   focus: { load: () => import('./commands/focus.ts'), summary: 'focus <id>              bring a live session\'s tmux/herdr pane to the front' },
   resume: { load: () => import('./commands/resume.ts'), summary: 'resume <id> [--print]   reopen a dormant session in a new pane (live: focus); --print: { argv, cwd } only' },
   end: { load: () => import('./commands/end.ts'), summary: 'end <id>                end a live session with its harness\'s clean signal' },
+  hook: { load: () => import('./commands/hook.ts'), summary: 'hook <harness> <event>  (called by harness hooks) post a hook event to the daemon; always exits 0 within 250 ms, no envelope' },
+  hooks: { load: () => import('./commands/hooks.ts'), summary: 'hooks install|uninstall|status [--harness H]   status hooks in each harness\'s own config' },
 };
 
 export const COMMAND_NAMES = Object.keys(COMMANDS);
@@ -28,6 +32,7 @@ export function usage(): string {
     'Usage: muster <command> [options]',
     '',
     ...Object.values(COMMANDS).map((c) => `  muster ${c.summary}`),
+    '  muster <harness> [--name NAME] [args...]   run claude, codex, opencode, pi or omp wired to Muster (terminal inherited)',
     '',
     'Every command prints one JSON envelope on stdout ({ "ok": true, ... }); failures go to stderr',
     'as { "ok": false, "error": { "code", "message" } } with a non-zero exit.',
@@ -52,8 +57,20 @@ export async function main(argv: string[]): Promise<number> {
       printOk({ version: VERSION });
       return 0;
     }
+    if ((HARNESSES as readonly string[]).includes(name)) {
+      // Harness ids and command names share the first argument (BEHAVIOUR B): refuse a clash outright.
+      const { collidingHarnesses } = await import('../launch/installed.ts');
+      const clash = collidingHarnesses(COMMAND_NAMES);
+      if (clash.length > 0) throw new MusterError('usage', `harness id(s) ${clash.join(', ')} collide with Muster commands; this build cannot launch them`);
+      const wrap = await import('./commands/wrap.ts');
+      return await wrap.runWrapper(name as Harness, rest, process.env);
+    }
     const cmd = COMMANDS[name];
-    if (!cmd) throw usageError(`unknown command '${name}'`);
+    if (!cmd) {
+      const { installedHarnesses } = await import('../launch/installed.ts');
+      const installed = installedHarnesses();
+      throw usageError(`unknown command or harness '${name}' (harnesses installed here: ${installed.length ? installed.join(', ') : 'none'}; known: ${HARNESSES.join(', ')})`);
+    }
     const { positional, flags } = parseArgs(rest);
     if (flags.help) {
       process.stderr.write(`${usage()}\n`);

@@ -43,6 +43,7 @@ export type ErrorCode =
   | 'invalid_scene'
   | 'goal_not_found'
   | 'goal_conflict'
+  | 'config_malformed'
   | 'internal';
 
 /** Default HTTP status per code; one place maps kinds to statuses. */
@@ -86,6 +87,7 @@ const STATUS: Record<ErrorCode, number> = {
   invalid_scene: 400,
   goal_not_found: 404,
   goal_conflict: 409,
+  config_malformed: 409,
   internal: 500,
 };
 

@@ -1,0 +1,53 @@
+/**
+ * `muster hooks install|uninstall|status [--harness H]`: Muster's status push in each harness's own
+ * configuration, for agents started the ordinary way. Default harnesses: those on PATH.
+ * Prints { ok, action, harnesses: [{ harness, files: [{ path, action }], accepted, detail }] };
+ * a config file that does not parse is left untouched and fails the command (config_malformed).
+ */
+import { resolve } from 'node:path';
+import { MusterError } from '../../errors/index.ts';
+import { resolvePaths } from '../../daemon/paths.ts';
+import { createInstaller, targetFor, type EditResult } from '../../hooks/install/index.ts';
+import { installedHarnesses } from '../../launch/installed.ts';
+import { HARNESSES, type Harness } from '../../sources/session.ts';
+import { printOk, usageError } from '../output.ts';
+import type { CommandContext } from '../command.ts';
+
+const ACTIONS = ['install', 'uninstall', 'status'] as const;
+
+function hookArgv(): string[] {
+  const entry = process.argv[1];
+  if (!entry) throw new MusterError('internal', 'cannot tell which muster entry point is running');
+  return [process.execPath, ...process.execArgv, resolve(entry), 'hook'];
+}
+
+export async function run({ args, flags, env }: CommandContext): Promise<number> {
+  const action = args[0] as (typeof ACTIONS)[number] | undefined;
+  if (!action || !ACTIONS.includes(action)) throw usageError('usage: muster hooks install|uninstall|status [--harness H]');
+  const only = flags.harness;
+  if (only !== undefined && (typeof only !== 'string' || !(HARNESSES as readonly string[]).includes(only))) {
+    throw usageError(`--harness must be one of ${HARNESSES.join(', ')}`);
+  }
+  const harnesses: Harness[] = only ? [only as Harness] : installedHarnesses(env);
+  const installer = createInstaller(resolve(resolvePaths(env).home, 'hooks'));
+  const ctx = { env, hookArgv: hookArgv() };
+  const out = [];
+  const malformed: EditResult[] = [];
+  for (const h of harnesses) {
+    const target = targetFor(h, ctx);
+    const files = target.edits.map((e): EditResult => {
+      if (action === 'install') return installer.install(e);
+      if (action === 'uninstall') return installer.uninstall(e);
+      const s = installer.status(e);
+      return { path: e.path, action: s === 'installed' ? 'already-installed' : s };
+    });
+    malformed.push(...files.filter((f) => f.action === 'malformed'));
+    const installed = files.every((f) => f.action === 'installed' || f.action === 'already-installed');
+    out.push({ harness: h, installed: action === 'uninstall' ? false : installed, files, ...(action === 'uninstall' ? {} : target.accepted()) });
+  }
+  if (malformed.length > 0) {
+    throw new MusterError('config_malformed', malformed.map((m) => m.message ?? `${m.path} does not parse`).join('; '), { details: { harnesses: out } });
+  }
+  printOk({ action, harnesses: out });
+  return 0;
+}

@@ -1,0 +1,60 @@
+/**
+ * `muster <harness> [--name NAME] [harness args…]` (BEHAVIOUR B): start the daemon if needed,
+ * register a launch, write the per-process config (0600, MUSTER_HOME/launch/<id>/), then run the
+ * harness in the foreground wired to Muster and return its exit code. The user's own config files
+ * are never edited. No envelope: the terminal belongs to the harness; wrapper failures go to stderr.
+ */
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { MusterError } from '../../errors/index.ts';
+import { callApi, clientContext, ensureDaemon } from '../daemon-client.ts';
+import { installedHarnesses, whichBin } from '../../launch/installed.ts';
+import { newLaunchId } from '../../launch/launch-id.ts';
+import { planLaunch, splitWrapperArgs } from '../../launch/plan.ts';
+import { runChild } from '../../launch/run-child.ts';
+import type { Harness } from '../../sources/session.ts';
+
+/** argv that re-runs this CLI's `hook` command (works from the bundle and from source under tsx). */
+function hookArgv(): string[] {
+  const entry = process.argv[1];
+  if (!entry) throw new MusterError('internal', 'cannot tell which muster entry point is running');
+  return [process.execPath, ...process.execArgv, resolve(entry), 'hook'];
+}
+
+export async function runWrapper(harness: Harness, rawArgs: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const bin = whichBin(harness, env);
+  if (!bin) {
+    const installed = installedHarnesses(env);
+    throw new MusterError('invalid_argument', `${harness} is not installed (not on PATH); harnesses installed here: ${installed.length ? installed.join(', ') : 'none'}`);
+  }
+  const { name, rest } = splitWrapperArgs(rawArgs);
+  const ctx = clientContext(env);
+  const loc = await ensureDaemon(ctx);
+  if (!loc.token) throw new MusterError('daemon_unreachable', `cannot read the token at ${ctx.paths.token}`);
+  const launchId = newLaunchId();
+  const launchDir = join(ctx.paths.home, 'launch', launchId);
+  const cwd = process.cwd();
+  const plan = planLaunch({ harness, launchId, name, args: rest, cwd, api: loc.urls.api, mcpUrl: loc.urls.mcp, token: loc.token, tokenFile: ctx.paths.token, launchDir, hookArgv: hookArgv(), env });
+  mkdirSync(launchDir, { recursive: true, mode: 0o700 });
+  try {
+    for (const f of plan.files) {
+      mkdirSync(dirname(f.path), { recursive: true, mode: 0o700 });
+      writeFileSync(f.path, f.content, { mode: f.mode });
+      chmodSync(f.path, f.mode);
+    }
+    await callApi(ctx, 'POST', '/launches', { id: launchId, harness, name, cwd, sessionId: plan.sessionId, pid: null });
+    if (env.MUSTER_DEBUG) for (const n of plan.notes) process.stderr.write(`[muster] ${n}\n`);
+    const code = await runChild({
+      bin,
+      argv: plan.argv,
+      env: { ...env, ...plan.env },
+      cwd,
+      onSpawn: (pid) => void callApi(ctx, 'PATCH', `/launches/${launchId}`, { pid }).catch(() => {}),
+    });
+    await callApi(ctx, 'PATCH', `/launches/${launchId}`, { exitCode: code }).catch(() => {});
+    return code;
+  } finally {
+    // The directory holds the token; the harness has read it by now.
+    rmSync(launchDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,126 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInstaller, targetFor } from './index.ts';
+
+const HOOK = ['/usr/bin/node', '/opt/muster/bin/muster.js', 'hook'];
+
+function setup() {
+  const dir = mkdtempSync(join(tmpdir(), 'muster-hooks-'));
+  const env = { HOME: dir, XDG_CONFIG_HOME: join(dir, '.config') };
+  return { dir, env, installer: createInstaller(join(dir, '.muster', 'hooks')), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+// Odd but valid formatting, so a re-serialisation could never reproduce it by accident.
+const ORIGINAL = '{ "model": "opus",\n  "hooks": {"Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "/home/u/bin/mine.sh"}]}]}\n}\n';
+
+test('Claude: install merges beside existing hooks, twice leaves one copy, uninstall restores the original bytes', () => {
+  const t = setup();
+  try {
+    const settings = join(t.dir, '.claude', 'settings.json');
+    mkdirSync(join(t.dir, '.claude'));
+    writeFileSync(settings, ORIGINAL);
+    const target = targetFor('claude', { env: t.env, hookArgv: HOOK });
+    const [edit] = target.edits;
+    assert.equal(t.installer.install(edit!).action, 'installed');
+    const once = readFileSync(settings, 'utf8');
+    assert.equal(t.installer.install(edit!).action, 'already-installed');
+    assert.equal(readFileSync(settings, 'utf8'), once, 'idempotent');
+    const doc = JSON.parse(once) as { model: string; hooks: Record<string, { hooks: { command: string }[] }[]> };
+    assert.equal(doc.model, 'opus');
+    assert.equal(doc.hooks.Stop?.length, 2, 'the user hook stays, ours is added once');
+    assert.equal(doc.hooks.Stop?.[0]?.hooks[0]?.command, '/home/u/bin/mine.sh');
+    assert.equal(doc.hooks.Stop?.[1]?.hooks[0]?.command, '/usr/bin/node /opt/muster/bin/muster.js hook claude Stop');
+    assert.equal(target.accepted().accepted, true);
+    assert.equal(t.installer.uninstall(edit!).action, 'restored');
+    assert.equal(readFileSync(settings, 'utf8'), ORIGINAL, 'byte-identical');
+    assert.equal(t.installer.uninstall(edit!).action, 'not-installed');
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('Claude: a file edited after install loses only our entries; a file that did not exist is removed again', () => {
+  const t = setup();
+  try {
+    const settings = join(t.dir, '.claude', 'settings.json');
+    const [edit] = targetFor('claude', { env: t.env, hookArgv: HOOK }).edits;
+    t.installer.install(edit!);
+    const doc = JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>;
+    writeFileSync(settings, JSON.stringify({ ...doc, theme: 'dark' }));
+    assert.equal(t.installer.uninstall(edit!).action, 'removed-entries');
+    assert.deepEqual(JSON.parse(readFileSync(settings, 'utf8')), { theme: 'dark' });
+    rmSync(settings);
+    t.installer.install(edit!);
+    assert.equal(t.installer.uninstall(edit!).action, 'restored');
+    assert.equal(existsSync(settings), false);
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('a malformed settings file is reported and left untouched', () => {
+  const t = setup();
+  try {
+    const settings = join(t.dir, '.claude', 'settings.json');
+    mkdirSync(join(t.dir, '.claude'));
+    const bad = '{ "hooks": { "Stop": [ }\n';
+    writeFileSync(settings, bad);
+    const [edit] = targetFor('claude', { env: t.env, hookArgv: HOOK }).edits;
+    const r = t.installer.install(edit!);
+    assert.equal(r.action, 'malformed');
+    assert.match(r.message ?? '', /not valid JSON/);
+    assert.equal(readFileSync(settings, 'utf8'), bad);
+    assert.equal(t.installer.status(edit!), 'malformed');
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('Codex: hooks.json and notify added, trust reported missing, both restored exactly; a user notify is kept', () => {
+  const t = setup();
+  try {
+    const codex = join(t.dir, '.codex');
+    mkdirSync(codex);
+    const config = 'model = "fake"\n\n[projects."/w"]\ntrust_level = "trusted"\n';
+    writeFileSync(join(codex, 'config.toml'), config);
+    const target = targetFor('codex', { env: t.env, hookArgv: HOOK });
+    for (const e of target.edits) assert.equal(t.installer.install(e).action, 'installed');
+    assert.match(readFileSync(join(codex, 'config.toml'), 'utf8'), /^notify = \["\/usr\/bin\/node", "\/opt\/muster\/bin\/muster.js", "hook", "codex", "notify"\]/);
+    const hooks = JSON.parse(readFileSync(join(codex, 'hooks.json'), 'utf8')) as { hooks: Record<string, unknown[]> };
+    assert.ok(hooks.hooks.PermissionRequest && hooks.hooks.Stop);
+    const acc = target.accepted();
+    assert.equal(acc.accepted, false);
+    assert.match(acc.detail, /0\/8 hooks trusted/);
+    for (const e of target.edits) assert.equal(t.installer.uninstall(e).action, 'restored');
+    assert.equal(readFileSync(join(codex, 'config.toml'), 'utf8'), config);
+    assert.equal(existsSync(join(codex, 'hooks.json')), false);
+    const mine = 'notify = ["/home/u/notify.sh"]\n';
+    writeFileSync(join(codex, 'config.toml'), mine);
+    const notify = target.edits[1]!;
+    t.installer.install(notify);
+    assert.equal(readFileSync(join(codex, 'config.toml'), 'utf8'), mine, 'the user notify is never replaced');
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('OpenCode plugin and pi/omp extensions are files Muster owns: written, recognised, deleted', () => {
+  const t = setup();
+  try {
+    for (const h of ['opencode', 'pi', 'omp'] as const) {
+      const target = targetFor(h, { env: t.env, hookArgv: HOOK });
+      const [edit] = target.edits;
+      assert.equal(t.installer.install(edit!).action, 'installed');
+      assert.equal(t.installer.install(edit!).action, 'already-installed');
+      assert.equal(target.accepted().accepted, true);
+      assert.match(readFileSync(edit!.path, 'utf8'), new RegExp(`const HARNESS = "${h}"`));
+      assert.equal(t.installer.uninstall(edit!).action, 'restored');
+      assert.equal(existsSync(edit!.path), false);
+    }
+  } finally {
+    t.cleanup();
+  }
+});

@@ -1,5 +1,6 @@
 /**
- * The shared source contract against the OpenCode source: a hand-made store with a dormant session, and a
+ * The shared source contract against the OpenCode source: a hand-made store with a dormant session, one
+ * whose process died mid-reply (dormant `stuck`), and a
  * live one held by a real child process whose argv names it (`opencode <project> -s <id>`), found through
  * the real process table.
  */
@@ -20,6 +21,11 @@ runSourceContract('opencode', async () => {
   st.addSession({ id: dormantId, directory: home, title: 'dormant one', createdMs: now - 60_000 });
   st.addMessage(dormantId, 'msg_1', now - 59_000, userMessage(now - 59_000));
   st.addMessage(dormantId, 'msg_2', now - 58_000, assistantMessage(now - 58_000, { completedMs: now - 57_000, finish: 'stop' }));
+  // Its process died mid-reply (the assistant message never completed): dormant and stuck, with the cause.
+  const diedId = fixtureSessionId(0xde);
+  st.addSession({ id: diedId, directory: path.join(home, 'elsewhere'), title: 'died mid-reply', createdMs: now - 30_000 });
+  st.addMessage(diedId, 'msg_3', now - 29_000, userMessage(now - 29_000));
+  st.addMessage(diedId, 'msg_4', now - 28_000, assistantMessage(now - 28_000, {}));
   st.addSession({ id: liveId, directory: home, title: 'live one', createdMs: now - 1000 });
   st.close();
   // A stand-in OpenCode process: argv[0] is `opencode` and it names the session, like `opencode -s <id>`.

@@ -37,10 +37,10 @@ function fakeHttp(views: Record<string, ServerView>): OpenCodeHttpPort & { abort
 }
 
 function source(home: string, o: Partial<OpenCodeSourceOptions> = {}) {
-  return createOpenCodeSource({ home, env: {}, clock: () => NOW, proc: createFakeProc(), http: fakeHttp({}), ...o });
+  return createOpenCodeSource({ home, env: {}, proc: createFakeProc(), http: fakeHttp({}), ...o });
 }
 
-test('dormant sessions: title, cwd, tokens, model, resume argv; a SIGKILLed reply is stuck, then ended', async () => {
+test('dormant sessions: title, cwd, tokens, model, resume argv; a SIGKILLed reply stays stuck until resumed', async () => {
   const { home, st, done, killed } = setup();
   const src = source(home);
   const list = await src.list();
@@ -56,8 +56,8 @@ test('dormant sessions: title, cwd, tokens, model, resume argv; a SIGKILLed repl
   assert.equal(d.lastActivityAt, new Date(NOW - 7000).toISOString());
   const k = list.find((s) => s.id === killed)!;
   assert.deepEqual([k.live, k.status, k.waitingFor], [false, 'stuck', DIED_MID_TURN]);
-  const later = source(home, { clock: () => NOW + 3_600_000 });
-  assert.equal((await later.get(killed))?.status, 'ended');
+  // No grace period: however old, a reply whose process died is stuck until a live process owns the session.
+  assert.equal((await source(home).get(killed))?.status, 'stuck');
   st.close();
 });
 

@@ -35,10 +35,6 @@ export interface OpenCodeSourceOptions {
   git?: GitReader;
   /** HTTP client for `--port`/`serve` processes. Default: createOpenCodeHttp() (500 ms timeouts). */
   http?: OpenCodeHttpPort;
-  /** Clock in ms. Default: Date.now. */
-  clock?: () => number;
-  /** How long a reply whose process died stays `stuck` before the session reads `ended`, in ms. Default: 10 min. */
-  stuckGraceMs?: number;
   /** Cost when the store has none (0): a list price by model. Default: priceTokens from ../pricing. */
   price?: (model: string | null, tokens: TokenCounts) => number | null;
   /** Environment for the defaults above. Default: process.env. */
@@ -61,8 +57,6 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions = {}): Sessi
   const proc = options.proc ?? createProc();
   const git = options.git ?? createGitReader({ ttlMs: 2000 });
   const http = options.http ?? createOpenCodeHttp();
-  const clock = options.clock ?? Date.now;
-  const stuckGraceMs = options.stuckGraceMs ?? 10 * 60_000;
   const price = options.price ?? ((model, tokens) => priceTokens(model, tokens));
   const counters: StoreCounters = { filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [] };
   const store = createStoreScanner({ dbPath, storageDir, index: options.index ?? createMemoryTranscriptIndex(), counters });
@@ -86,16 +80,15 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions = {}): Sessi
     for (const [u, v] of views) busy.set(u, new Set([...v.status].filter(([, s]) => s.type !== 'idle').map(([id]) => id)));
     const refs = [...summaries.values()].map((s) => ({ id: s.id, directory: s.directory, createdMs: s.createdMs, updatedMs: lastActivityMs(s) }));
     const claims = assignOpenCodeSessions(ocProcs, refs, busy);
-    const now = clock();
-    const sessions = [...summaries.values()].map((s) => toSession(s, claims.get(s.id), views, procs, now));
+    const sessions = [...summaries.values()].map((s) => toSession(s, claims.get(s.id), views, procs));
     sessions.sort((a, b) => (b.lastActivityAt ?? '').localeCompare(a.lastActivityAt ?? '') || a.id.localeCompare(b.id));
     return { sessions, procs, claims };
   }
 
-  function toSession(s: OpenCodeSessionSummary, claim: Claim | undefined, views: Map<string, ServerView>, procs: Map<number, ProcInfo>, now: number): Session {
+  function toSession(s: OpenCodeSessionSummary, claim: Claim | undefined, views: Map<string, ServerView>, procs: Map<number, ProcInfo>): Session {
     const view = claim?.serverUrl ? views.get(claim.serverUrl) : undefined;
     const d = deriveOpenCodeStatus({
-      summary: s, live: claim !== undefined, nowMs: now, stuckGraceMs,
+      summary: s, live: claim !== undefined,
       server: view ? { status: view.status.get(s.id), permissions: view.permissions.filter((p) => p.sessionId === s.id) } : undefined,
     });
     let repoRoot: string | null = null;

@@ -15,16 +15,17 @@ function summary(o: Partial<OpenCodeSessionSummary>): OpenCodeSessionSummary {
 }
 const done = summary({ lastUser: msg('user', 1000), lastAssistant: msg('assistant', 1100, { completedMs: 1500, finish: 'stop' }) });
 const killed = summary({ lastUser: msg('user', 1000), lastAssistant: msg('assistant', 1100) });
-const base: Omit<StatusInput, 'summary' | 'live'> = { nowMs: 2000, stuckGraceMs: 60_000 };
+const base: Omit<StatusInput, 'summary' | 'live'> = {};
 
-test('dormant: ended, or stuck for a while when the process died mid-reply (SIGKILL)', () => {
+test('dormant: ended, or stuck when the process died mid-reply (SIGKILL, SIGTERM to `run`)', () => {
   assert.deepEqual(deriveOpenCodeStatus({ ...base, summary: done, live: false }), { status: 'ended', waitingFor: null, sinceMs: 1500 });
   assert.deepEqual(deriveOpenCodeStatus({ ...base, summary: killed, live: false }), { status: 'stuck', waitingFor: DIED_MID_TURN, sinceMs: 1100 });
-  // After the grace period the crashed session reads like any dormant one.
-  assert.equal(deriveOpenCodeStatus({ ...base, nowMs: 1100 + 60_000, summary: killed, live: false }).status, 'ended');
+  // Died between two steps of one turn (after a tool call): the turn is still open, so stuck too.
+  const betweenSteps = summary({ lastUser: msg('user', 1000), lastAssistant: msg('assistant', 1100, { completedMs: 1200, finish: 'tool-calls' }) });
+  assert.equal(deriveOpenCodeStatus({ ...base, summary: betweenSteps, live: false }).status, 'stuck');
   // A prompt whose reply never started (died before the assistant message) is the same case.
   assert.equal(deriveOpenCodeStatus({ ...base, summary: summary({ lastUser: msg('user', 1000) }), live: false }).status, 'stuck');
-  // SIGTERM aborts cleanly: completed with MessageAbortedError → ended, not stuck.
+  // SIGTERM to the TUI aborts cleanly: completed with MessageAbortedError → ended, not stuck.
   const aborted = summary({ lastUser: msg('user', 1000), lastAssistant: msg('assistant', 1100, { completedMs: 1200, error: 'MessageAbortedError' }) });
   assert.equal(deriveOpenCodeStatus({ ...base, summary: aborted, live: false }).status, 'ended');
 });

@@ -5,9 +5,13 @@
  *   `busy` while it waits, so the permission list decides); `busy` → `working`; `retry` → `stuck` with the
  *   retry message; absent → `idle`.
  * - Live without a server answer: from the store — an open turn is `working`, else `idle`.
- * - Not live: a turn that never completed means its process died mid-reply (SIGKILL, crash): OpenCode will
- *   never finish it, so it is `stuck` with that cause for `stuckGraceMs` after the last activity — long
- *   enough for the operator to see it — and `ended` after that, like any dormant session.
+ * - Not live: a turn that never completed means its process died mid-reply: OpenCode will never finish it,
+ *   so it is `stuck` with that cause until a live process owns the session again (the issue: "a session
+ *   whose last assistant message never completed is `stuck` (cause: its process died) unless a live process
+ *   owns it"). No grace period: a resume is what ends it (`-s <id>`, then the turn completes → `ended`).
+ *   This covers SIGKILL and crashes, and SIGTERM to `opencode run`, which has no handler for it (observed on
+ *   1.18.33: the process dies by the signal and the reply keeps no `time.completed`); the TUI handles
+ *   SIGTERM/SIGHUP and completes the reply with MessageAbortedError, so it reads `ended`.
  */
 import type { SessionStatus } from '../session.ts';
 import type { PendingPermission, ServerSessionStatus } from './http.ts';
@@ -25,8 +29,6 @@ export interface StatusInput {
   live: boolean;
   /** The session's entry in its server's answer, when a claimer's server answered (undefined → idle there). */
   server?: { status: ServerSessionStatus | undefined; permissions: PendingPermission[] };
-  nowMs: number;
-  stuckGraceMs: number;
 }
 
 export const DIED_MID_TURN = 'process died mid-turn: the last reply never completed';
@@ -36,9 +38,7 @@ export function deriveOpenCodeStatus(i: StatusInput): DerivedStatus {
   const activity = lastActivityMs(s);
   const turnStart = s.lastUser?.createdMs ?? s.lastAssistant?.createdMs ?? activity;
   if (!i.live) {
-    if (isTurnOpen(s) && activity !== null && i.nowMs - activity < i.stuckGraceMs) {
-      return { status: 'stuck', waitingFor: DIED_MID_TURN, sinceMs: activity };
-    }
+    if (isTurnOpen(s)) return { status: 'stuck', waitingFor: DIED_MID_TURN, sinceMs: activity };
     return { status: 'ended', waitingFor: null, sinceMs: activity };
   }
   if (i.server) {

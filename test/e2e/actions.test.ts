@@ -3,7 +3,7 @@
 // shell, focus of an attached (headless) client, resume into a new window, end, and id refusal.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { envFor, runCli, sleep, startServe, tempHome, waitExit } from './kit.ts';
@@ -11,6 +11,9 @@ import { registryJson, userLine, writeTranscript } from '../../src/sources/claud
 
 const LIVE = '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
 const DORMANT = '0b8b9c36-4f7e-4b11-9a55-3c0e1f2a7d10';
+
+/** The real interpreter (a version-manager shim on PATH would be the process instead). */
+const python = execFileSync('python3', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8' }).trim();
 
 function startTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -36,7 +39,8 @@ describe('panes and actions through the daemon (real tmux)', () => {
   const proj = join(t.home, 'proj');
   const bin = join(t.home, 'bin');
   const socket = join(t.home, 'tmux.sock');
-  const env = envFor(t.home, { MUSTER_TMUX_SOCKET: socket });
+  // The daemon's PATH reaches the windows it opens (tmux gives a new session the client's environment).
+  const env = envFor(t.home, { MUSTER_TMUX_SOCKET: socket, PATH: `${bin}:${process.env.PATH}` });
   const tmux = (args: string[]): Promise<string> =>
     new Promise((resolve, reject) => execFile('tmux', ['-S', socket, ...args], { timeout: 5000, encoding: 'utf8' }, (e, out, err) => (e ? reject(new Error(err || e.message)) : resolve(out))));
   let daemon: ChildProcess;
@@ -55,18 +59,36 @@ describe('panes and actions through the daemon (real tmux)', () => {
     await new Promise<void>((resolve, reject) =>
       execFile('tmux', ['-S', socket, '-f', '/dev/null', 'new-session', '-d', '-s', 'work', '-x', '120', '-y', '40', 'sleep', '3600'], { env: tmuxEnv }, (e) => (e ? reject(e) : resolve())),
     );
-    // The agent's pane: an interactive shell; in it a process named `claude` (itself an interactive
-    // shell) runs `sleep`, which takes the terminal — the agent is no longer in the foreground.
+    // A stand-in agent: named `claude`, it starts `sleep` in its own process group and hands it the
+    // terminal (as an agent running a full-screen command does), and exits on SIGTERM.
+    writeFileSync(join(bin, 'agent.py'), [
+      'import os, signal, time',
+      'child = os.fork()',
+      'if child == 0:',
+      '    os.setpgid(0, 0)',
+      '    time.sleep(0.2)',
+      "    os.execvp('sleep', ['sleep', '300'])",
+      'os.setpgid(child, child)',
+      'signal.signal(signal.SIGTTOU, signal.SIG_IGN)',
+      'os.tcsetpgrp(0, child)',
+      'def term(*_):',
+      '    os.kill(child, signal.SIGKILL)',
+      '    os._exit(143)',
+      'signal.signal(signal.SIGTERM, term)',
+      'while True:',
+      '    time.sleep(1)',
+      '',
+    ].join('\n'));
+    // The agent's pane: an interactive shell that runs the agent as its job.
     const [pane, shell] = (await tmux(['new-window', '-d', '-P', '-F', '#{pane_id} #{pane_pid}', '-t', '=work:', '-c', proj, '--', 'bash', '--norc', '--noprofile', '-i'])).trim().split(' ');
     agentPane = pane as string;
     await sleep(300);
-    await tmux(['send-keys', '-t', agentPane, '-l', '(exec -a claude bash --norc --noprofile -i)']);
+    await tmux(['send-keys', '-t', agentPane, '-l', `(exec -a claude ${python} ${join(bin, 'agent.py')})`]);
     await tmux(['send-keys', '-t', agentPane, 'Enter']);
     agentPid = await until('the claude-named process', () => childrenOf(Number(shell)).find((p) => argv0(p) === 'claude'));
-    await sleep(300);
-    await tmux(['send-keys', '-t', agentPane, '-l', 'sleep 300']);
-    await tmux(['send-keys', '-t', agentPane, 'Enter']);
-    await until('sleep in the foreground', () => childrenOf(agentPid).find((p) => argv0(p) === 'sleep'));
+    const sleeper = await until('sleep started by the agent', () => childrenOf(agentPid).find((p) => argv0(p) === 'sleep'));
+    const tpgid = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[5]);
+    await until('sleep holds the terminal', () => (tpgid(agentPid) === sleeper ? true : undefined));
     mkdirSync(join(claudeHome, 'sessions'), { recursive: true });
     writeFileSync(join(claudeHome, 'sessions', `${agentPid}.json`), registryJson({ pid: agentPid, sessionId: LIVE, procStart: startTicks(agentPid), status: 'idle', cwd: proj }));
     writeTranscript(claudeHome, LIVE, [userLine('live in a pane', { sessionId: LIVE, cwd: proj })], proj);

@@ -1,14 +1,20 @@
 /**
- * A real Muster daemon for the real-harness tier: the BUILT CLI (`bin/muster.js serve --port 0`, so
+ * A real Muster daemon for the real-harness tier: the BUILT CLI (`muster serve --port 0`, so
  * `npm run build` first) with its own MUSTER_HOME, reading exactly the isolated harness homes that
  * `harnessEnv` made (CLAUDE_CONFIG_DIR, PI_CODING_AGENT_DIR, HOME for omp's ~/.omp, XDG_DATA_HOME for
  * OpenCode, CODEX_HOME). Tests assert what `muster ls --json` reports, as the issues ask; the API
  * (diagnostics, SSE) is used only for what ls cannot show.
+ *
+ * The build runs from a private copy of dist/ taken once per test process: other engineers (and CI
+ * steps) rebuild dist/ in place, deleting it first, and a CLI started mid-rebuild misses its chunks.
  */
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { BIN, runCli as runMuster, splitBoardUrl, startServe, waitExit } from '../../e2e/kit.ts';
+import { fileURLToPath } from 'node:url';
+import { splitBoardUrl, waitExit } from '../../e2e/kit.ts';
 import type { CliResult as MusterResult } from '../../e2e/kit.ts';
 import type { HarnessEnv } from './harness-env.ts';
 import type { SourceDiagnostics } from '../../../src/sources/contract.ts';
@@ -84,13 +90,13 @@ export function daemonEnv(options: HarnessDaemonOptions): NodeJS.ProcessEnv {
 }
 
 export async function startHarnessDaemon(options: HarnessDaemonOptions): Promise<HarnessDaemon> {
-  if (!fs.existsSync(path.join(path.dirname(BIN), '..', 'dist', 'cli.js'))) throw new Error('dist/cli.js is missing: run `npm run build` first');
+  const cliJs = await builtCli();
   const env = daemonEnv(options);
-  const { child, envelope } = await startServe(env);
+  const { child, envelope } = await serve(cliJs, env);
   const { base, token } = splitBoardUrl(envelope.boardUrl);
   const streams = new Set<EventStream>();
 
-  const muster = (args: string[]): Promise<MusterResult> => runMuster(args, env);
+  const muster = (args: string[]): Promise<MusterResult> => runMuster(cliJs, args, env);
 
   async function listSessions(): Promise<Session[]> {
     const r = await muster(['ls', '--json']);
@@ -141,6 +147,106 @@ export async function startHarnessDaemon(options: HarnessDaemonOptions): Promise
     })());
 
   return { env, pid: envelope.pid, muster, listSessions, waitFor, waitForList, diagnostics, events, close };
+}
+
+const REPO = fileURLToPath(new URL('../../..', import.meta.url));
+/** How long to wait for an in-progress rebuild of dist/ to finish, ms. */
+const BUILD_WAIT_MS = 300_000;
+let snapshot: Promise<string> | undefined;
+
+/** Relative imports of a bundle file (`from "./chunks/x.js"`, `import("./y.js")`). */
+const IMPORTS = /(?:from|import\()\s*["'](\.\.?\/[^"']+\.js)["']/g;
+
+/** Whether every file the bundle imports, transitively, is present (a copy taken mid-build is not). */
+function complete(entry: string): boolean {
+  const seen = new Set<string>();
+  const pending = [entry];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      return false;
+    }
+    for (const m of text.matchAll(IMPORTS)) pending.push(path.resolve(path.dirname(file), m[1]!));
+  }
+  return true;
+}
+
+/**
+ * Path of cli.js in this process's copy of dist/ (without the board's web/ files, which the daemon
+ * tolerates missing). The copy lives in the repo's .cache so `hono` & co. resolve from node_modules.
+ */
+function builtCli(): Promise<string> {
+  return (snapshot ??= (async () => {
+    const deadline = Date.now() + BUILD_WAIT_MS;
+    const dist = path.join(REPO, 'dist');
+    const copies: string[] = [];
+    process.once('exit', () => { for (const c of copies) fs.rmSync(c, { recursive: true, force: true }); });
+    for (let attempt = 0; ; attempt++) {
+      const dir = path.join(REPO, '.cache', 'muster-dist', `${process.pid}-${attempt}`);
+      const cliJs = path.join(dir, 'cli.js');
+      try {
+        fs.cpSync(dist, dir, { recursive: true, filter: (src) => src !== path.join(dist, 'web') });
+      } catch { /* dist/ vanished mid-copy: a rebuild is running */ }
+      copies.push(dir);
+      if (complete(cliJs)) return cliJs;
+      fs.rmSync(dir, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error('dist/ is missing or incomplete: run `npm run build` first');
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  })());
+}
+
+/** `muster serve --port 0 --quiet` in the foreground; resolves with its envelope once printed. */
+function serve(cliJs: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; envelope: { boardUrl: string; pid: number } }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliJs, 'serve', '--port', '0', '--quiet'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`muster serve did not start within 60 s: ${err}`));
+    }, 60_000);
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line === undefined || !out.includes('\n')) return;
+      clearTimeout(timer);
+      resolve({ child, envelope: JSON.parse(line) as { boardUrl: string; pid: number } });
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`muster serve exited ${code}: ${err}`));
+    });
+  });
+}
+
+/** `muster <args>`; the JSON envelope from stdout (success) or stderr (failure), parsed. */
+function runMuster(cliJs: string, args: string[], env: NodeJS.ProcessEnv): Promise<MusterResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cliJs, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const text = (code === 0 ? stdout : stderr).trim().split('\n').filter((l) => l.startsWith('{')).at(-1) ?? '{}';
+      let json: MusterResult['json'];
+      try {
+        json = JSON.parse(text) as MusterResult['json'];
+      } catch {
+        json = { ok: false, error: { code: 'unparseable', message: text } };
+      }
+      resolve({ code, stdout, stderr, json });
+    });
+  });
 }
 
 /** SSE client over node:http (fetch bodies are awkward to abort mid-stream in Node 20). */

@@ -19,6 +19,7 @@ const COMMANDS: Record<string, { load: () => Promise<CommandModule>; summary: st
   focus: { load: () => import('./commands/focus.ts'), summary: 'focus <id>              bring a live session\'s tmux/herdr pane to the front' },
   resume: { load: () => import('./commands/resume.ts'), summary: 'resume <id> [--print]   reopen a dormant session in a new pane (live: focus); --print: { argv, cwd } only' },
   end: { load: () => import('./commands/end.ts'), summary: 'end <id>                end a live session with its harness\'s clean signal' },
+  goal: { load: () => import('./commands/goal.ts'), summary: 'goal set|pause|resume|clear|show|ls|run …   drive a session to a verified finish line (muster goal --help)' },
   hook: { load: () => import('./commands/hook.ts'), summary: 'hook <harness> <event>  (called by harness hooks) post a hook event to the daemon; always exits 0 within 250 ms, no envelope' },
   hooks: { load: () => import('./commands/hooks.ts'), summary: 'hooks install|uninstall|status [--harness H]   status hooks in each harness\'s own config' },
 };

@@ -35,6 +35,8 @@ import { execFile } from 'node:child_process';
 import { createDesktopChannel, createNotifier, createPager, createWebhookChannel, type NotificationChannel, type RunResult } from '../pager/index.ts';
 import { pageRoutes } from '../server/routes/pages.ts';
 import { createMcpEndpoint } from '../server/routes/mcp.ts';
+import { createAuditorFactory, createGoals, createHookDecider, createPagerPagePort, type CommandRunner } from '../goals/index.ts';
+import { goalRoutes } from '../server/routes/goals.ts';
 
 /** The desktop channel's real runner: argv without a shell, bounded to 5 s; never throws. */
 function runArgv(argv: string[]): Promise<RunResult> {
@@ -44,6 +46,18 @@ function runArgv(argv: string[]): Promise<RunResult> {
     );
   });
 }
+
+/** The CLI auditors' runner (`claude -p`, `codex exec`): argv without a shell, bounded; never throws. */
+const runCommand: CommandRunner = (argv, o) =>
+  new Promise((resolve) => {
+    const child = execFile(argv[0] as string, argv.slice(1), { cwd: o.cwd, env: o.env, timeout: o.timeoutMs, killSignal: 'SIGTERM', maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+      const error = err && (err.killed || typeof err.code !== 'number') ? (err.killed ? `timed out after ${o.timeoutMs} ms` : err.message) : null;
+      resolve({ code, stdout, stderr, error });
+    });
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(o.input ?? '');
+  });
 
 export const DEFAULT_PORT = 6878;
 
@@ -117,7 +131,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     });
 
     const launches = createLaunchService({ repo: store.launches, overlay, bus });
-    const hooks = createHookService({ overlay, bus, link: (l, h, id) => launches.link(l, h, id), refresh: (h) => void hub.refresh(h) });
+    const hooks = createHookService({ overlay, bus, link: (l, h, id) => launches.link(l, h, id), refresh: (h) => void hub.refresh(h), decide: (input, sessionId) => goalHookDecision(input, sessionId) });
     const characters = createCharacterService({ repo: store.board, files: createFsPackFiles(paths.packs) });
     const scene = createSceneService({ repo: store.board });
     // Pager: pages in the store, channels read from settings at each page, MCP sessions per client.
@@ -146,6 +160,33 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       },
     });
     disposers.push(pager.start());
+    // Goals: the driver reads settings fresh at each decision; a blocked goal pages, its answer resumes it.
+    const goals = createGoals({
+      repo: store.goals,
+      settings: async () => {
+        const s = await store.settings.all();
+        return { auditEnabled: s.auditEnabled === true, auditModel: String(s.auditModel ?? ''), auditTimeoutMs: Number(s.auditTimeoutSeconds) * 1000 };
+      },
+      auditorFor: createAuditorFactory({ env, run: runCommand }),
+      pages: createPagerPagePort(pager, log),
+      publish: (type, data) => void bus.publish(type, data),
+      log,
+    });
+    const goalHookDecision = createHookDecider({
+      onTurnFinished: (turn) => goals.onTurnFinished(turn),
+      sessionTokens: (id) => {
+        const t = hub.get(id)?.tokens;
+        return t ? t.input + t.output + t.cacheRead + t.cacheWrite : null;
+      },
+      sessionInfo: (id) => {
+        const s = hub.get(id);
+        return s ? { model: s.model, cwd: s.cwd } : undefined;
+      },
+    });
+    bus.subscribe((e) => {
+      const p = e.data as { id?: string; answer?: { text?: string } } | null;
+      if (e.type === 'page.answered' && p?.id && p.answer?.text) void goals.onPageAnswered(p.id, p.answer.text).catch((err: unknown) => log(`[goals] resume from page failed: ${(err as Error).message}`));
+    });
     const mcp = createMcpEndpoint({
       pager,
       version: VERSION,
@@ -174,6 +215,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         packRoutes({ characters, bus }),
         sceneRoutes({ scene, bus }),
         pageRoutes({ pager }),
+        goalRoutes({ goals, harnessOf: (id) => hub.get(id)?.harness }),
         mcp.mount,
         eventsRoutes({
           bus,

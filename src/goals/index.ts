@@ -16,3 +16,5 @@ export {
   type Goal, type GoalStatus, type Verdict, type LastAudit, type TurnFinished, type TurnDecision, type GoalLimits,
   type GoalSettings, type GoalsRepository, type PagePort, type ContinuationPort,
 } from './types.ts';
+export { createPagerPagePort, type PagerLike } from './pager-port.ts';
+export { createHookDecider, type HookDeciderOptions } from './hook-decision.ts';

@@ -27,7 +27,7 @@ function wall(argv: string[], env: NodeJS.ProcessEnv, input = ''): number {
 }
 
 const home = mkdtempSync(join(tmpdir(), 'muster-bench-hooks-'));
-const env = { ...process.env, MUSTER_HOME: home, HOME: home, MUSTER_PORT: '0' };
+const env: NodeJS.ProcessEnv = { ...process.env, MUSTER_HOME: home, HOME: home, MUSTER_PORT: '0' };
 delete env.CLAUDE_CONFIG_DIR;
 const fake = spawn('bash', ['-c', 'exec -a claude sleep 600'], { stdio: 'ignore' });
 try {

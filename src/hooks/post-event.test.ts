@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findDaemon, postJson, trimPayload } from './post-event.ts';
 
-function listen(handler: Parameters<typeof createServer>[0]): Promise<{ server: Server; port: number }> {
+function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; port: number }> {
   return new Promise((resolve) => {
     const server = createServer(handler);
     server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as { port: number }).port }));

@@ -1,0 +1,193 @@
+/**
+ * The running TUI: wires the terminal, the daemon's API and its event stream to the pure state,
+ * key and render functions. Data flow: subscribe to /api/events → on the hello, fetch the snapshot
+ * (sessions, pages, goals) → apply queued and later events → repaint (coalesced to one frame per
+ * turn of the event loop). No polling: the only timer repaints relative times once a second.
+ */
+import { handleKey } from './keys.ts';
+import { FLASH_MS, renderFrame } from './render.ts';
+import { createScreen } from './screen.ts';
+import { applyEvent, applySnapshot, flash, setConnection } from './state.ts';
+import { initialState, type ApiCall, type Effect, type Snapshot, type TuiState } from './types.ts';
+import type { SseMessage } from './sse-client.ts';
+import type { Terminal } from './terminal.ts';
+import type { Session } from '../sources/session.ts';
+import type { Page } from '../pager/index.ts';
+import type { Goal } from '../goals/index.ts';
+
+export interface TuiApi {
+  /** Calls `/api<path>`; resolves with the JSON body, rejects with an Error (`code` when the daemon named one). */
+  call(method: ApiCall['method'], path: string, body?: Record<string, unknown>): Promise<Record<string, unknown>>;
+}
+
+export interface EventHandlers {
+  onMessage(message: SseMessage): void;
+  onState(state: 'open' | 'closed'): void;
+}
+
+/** Starts the event stream; the real one is `createSseClient` against /api/events. */
+export type EventsPort = (handlers: EventHandlers) => { close(): void };
+
+export interface TuiOptions {
+  api: TuiApi;
+  events: EventsPort;
+  terminal: Terminal;
+  /** False under NO_COLOR. */
+  color: boolean;
+  /** Default: Date.now. */
+  clock?: () => number;
+  /** Relative-time repaint interval, ms. Default: 1000. */
+  tickMs?: number;
+  /** Extra state (tests: endedLimit). */
+  initial?: Partial<TuiState>;
+}
+
+export interface Tui {
+  /** Enters the terminal and connects; resolves once the first frame is painted. */
+  start(): Promise<void>;
+  /** Resolves with the exit code once the operator quits (or stop() is called). */
+  readonly done: Promise<number>;
+  stop(code?: number): void;
+  state(): TuiState;
+}
+
+function outcomeOf(body: Record<string, unknown>): string {
+  if (typeof body.outcome === 'string') return body.outcome.replace('_', ' ');
+  const page = body.page as { status?: string } | undefined;
+  if (page?.status) return page.status;
+  const goal = body.goal as { status?: string } | undefined;
+  if (goal?.status) return `goal ${goal.status}`;
+  if ('cleared' in body) return body.cleared ? 'cleared' : 'no goal to clear';
+  return 'done';
+}
+
+export function createTui(opts: TuiOptions): Tui {
+  const clock = opts.clock ?? Date.now;
+  const term = opts.terminal;
+  const screen = createScreen((d) => term.write(d));
+  let state = initialState(opts.initial);
+  let scheduled = false;
+  let stopped = false;
+  let snapshotReady = false;
+  let fetching = false;
+  let queue: SseMessage[] = [];
+  const disposers: (() => void)[] = [];
+  let finish!: (code: number) => void;
+  const done = new Promise<number>((r) => (finish = r));
+
+  const paint = () => {
+    scheduled = false;
+    if (stopped) return;
+    const { columns, rows } = term.size();
+    const frame = renderFrame(state, { columns, rows, now: clock(), color: opts.color });
+    state = { ...state, top: frame.top };
+    screen.paint(frame.lines);
+  };
+  const schedule = () => {
+    if (scheduled || stopped) return;
+    scheduled = true;
+    setImmediate(paint);
+  };
+  const update = (next: TuiState) => {
+    if (next === state) return;
+    state = next;
+    schedule();
+  };
+
+  async function fetchSnapshot(): Promise<void> {
+    if (fetching) return;
+    fetching = true;
+    snapshotReady = false;
+    try {
+      const [s, p, g] = await Promise.all([opts.api.call('GET', '/sessions'), opts.api.call('GET', '/pages?limit=200'), opts.api.call('GET', '/goals')]);
+      const snap: Snapshot = { sessions: (s.sessions ?? []) as Session[], pages: (p.pages ?? []) as Page[], goals: (g.goals ?? []) as Goal[] };
+      let next = applySnapshot(state, snap);
+      for (const m of queue) next = applyEvent(next, m);
+      queue = [];
+      snapshotReady = true;
+      update(next);
+    } catch (e) {
+      update(flash(state, `could not load from the daemon: ${(e as Error).message}; retrying`, 'error', clock()));
+      const t = setTimeout(() => void fetchSnapshot(), 2000);
+      t.unref();
+    } finally {
+      fetching = false;
+    }
+  }
+
+  function onMessage(m: SseMessage): void {
+    if (m.type === 'daemon.hello') {
+      update(setConnection(state, 'live'));
+      const resync = (m.data as { resync?: boolean } | null)?.resync === true;
+      if (!snapshotReady || resync) void fetchSnapshot();
+      return;
+    }
+    if (!snapshotReady) queue.push(m);
+    else update(applyEvent(state, m));
+  }
+
+  async function run(effect: Effect): Promise<void> {
+    switch (effect.kind) {
+      case 'quit':
+        return tui.stop(0);
+      case 'redraw':
+        screen.invalidate();
+        return schedule();
+      case 'suspend':
+        return term.suspend(() => {
+          screen.invalidate();
+          schedule();
+        });
+      case 'call': {
+        update(flash(state, `${effect.label}…`, 'info', clock()));
+        try {
+          const body = await opts.api.call(effect.method, effect.path, effect.body);
+          update(flash(state, `${effect.label}: ${outcomeOf(body)}`, 'info', clock()));
+        } catch (e) {
+          update(flash(state, `${effect.label} failed: ${(e as Error).message}`, 'error', clock()));
+        }
+      }
+    }
+  }
+
+  const tui: Tui = {
+    done,
+    state: () => state,
+    async start() {
+      term.enter();
+      disposers.push(term.onKey((key) => {
+        const { rows } = term.size();
+        const r = handleKey(state, key, { now: clock(), pageSize: Math.max(1, rows - 10) });
+        update(r.state);
+        for (const e of r.effects) void run(e);
+      }));
+      disposers.push(term.onResize(() => {
+        screen.invalidate();
+        schedule();
+      }));
+      const stream = opts.events({ onMessage, onState: (s) => update(setConnection(state, s === 'open' ? state.connection : 'reconnecting')) });
+      disposers.push(() => stream.close());
+      const tick = setInterval(() => {
+        if (state.flash && clock() - state.flash.at >= FLASH_MS) state = { ...state, flash: null };
+        schedule();
+      }, opts.tickMs ?? 1000);
+      tick.unref();
+      disposers.push(() => clearInterval(tick));
+      paint();
+    },
+    stop(code = 0) {
+      if (stopped) return;
+      stopped = true;
+      for (const d of disposers.splice(0)) {
+        try {
+          d();
+        } catch {
+          // Keep going: the terminal must be restored whatever failed before it.
+        }
+      }
+      term.restore();
+      finish(code);
+    },
+  };
+  return tui;
+}

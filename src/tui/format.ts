@@ -1,0 +1,41 @@
+/** Compact renderings of durations, token counts and harness names for narrow columns. */
+import type { Session } from '../sources/session.ts';
+
+/** "42s", "7m", "3h05", "2d"; "—" when unknown. */
+export function since(iso: string | null | undefined, now: number): string {
+  if (!iso) return '—';
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) return '—';
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+export function totalTokens(s: Pick<Session, 'tokens'>): number {
+  return s.tokens.input + s.tokens.output + s.tokens.cacheRead + s.tokens.cacheWrite;
+}
+
+export function compactNumber(n: number): string {
+  if (n <= 0) return '—';
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export const HARNESS_MARK: Record<string, string> = { claude: 'CC', codex: 'CX', opencode: 'OC', pi: 'PI', omp: 'OMP' };
+
+/** Last path segment ("—" for null). */
+export function basename(p: string | null): string {
+  if (!p) return '—';
+  const parts = p.split('/').filter(Boolean);
+  return parts[parts.length - 1] ?? p;
+}
+
+export function repoBranch(s: Pick<Session, 'repoRoot' | 'cwd' | 'branch'>): string {
+  const repo = basename(s.repoRoot ?? s.cwd);
+  return s.branch ? `${repo}@${s.branch}` : repo;
+}
+
+export const shortId = (id: string): string => (id.startsWith('ses_') ? id.slice(0, 12) : id.slice(0, 8));

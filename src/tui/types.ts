@@ -1,0 +1,92 @@
+/**
+ * The TUI's state: what the daemon told us (sessions, pages, goals) plus what the operator is doing
+ * (view, selection, filters, an open prompt). Pure data — reducers in state.ts and keys.ts return a
+ * new state; nothing here touches the terminal or the network.
+ */
+import type { Harness, Session, SessionStatus } from '../sources/session.ts';
+import type { Page } from '../pager/index.ts';
+import type { Goal } from '../goals/index.ts';
+
+export type View = 'sessions' | 'pages';
+
+export interface Filters {
+  /** Case-insensitive substring over title, id, repo, branch, cwd, reason. */
+  text: string;
+  status: SessionStatus | null;
+  harness: Harness | null;
+  /** Show every ended session instead of the most recent `endedLimit`. */
+  allEnded: boolean;
+}
+
+/** A request to the daemon the app performs on the reducer's behalf. */
+export interface ApiCall {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  body?: Record<string, unknown>;
+  /** What the operator asked for, in words, for the status line ("focus 1a2b3c4d"). */
+  label: string;
+}
+
+export type Effect = { kind: 'quit' } | { kind: 'suspend' } | { kind: 'redraw' } | ({ kind: 'call' } & ApiCall);
+
+export type Mode =
+  | { kind: 'normal' }
+  | { kind: 'help' }
+  | { kind: 'input'; purpose: 'search' | 'answer' | 'goal'; prompt: string; text: string; target: string | null }
+  | { kind: 'confirm'; prompt: string; call: ApiCall };
+
+export interface Flash {
+  text: string;
+  level: 'info' | 'error';
+  /** Epoch ms; the status line drops it after a few seconds. */
+  at: number;
+}
+
+export type Connection = 'connecting' | 'live' | 'reconnecting';
+
+export interface TuiState {
+  sessions: ReadonlyMap<string, Session>;
+  pages: ReadonlyMap<string, Page>;
+  /** Goals by session id (one per session). */
+  goals: ReadonlyMap<string, Goal>;
+  /** Session ids whose goal is being audited now. */
+  evaluating: ReadonlySet<string>;
+  view: View;
+  /** Selected row id per view; kept by id so a re-sort does not move the operator's finger. */
+  selected: Record<View, string | null>;
+  /** Index of the selection when last seen, so a vanished row selects its neighbour. */
+  selectedIndex: Record<View, number>;
+  /** First visible row per view (scroll position). */
+  top: Record<View, number>;
+  filters: Filters;
+  mode: Mode;
+  flash: Flash | null;
+  connection: Connection;
+  /** Ended sessions shown when `filters.allEnded` is off. */
+  endedLimit: number;
+}
+
+export interface Snapshot {
+  sessions: Session[];
+  pages: Page[];
+  goals: Goal[];
+}
+
+export function initialState(overrides: Partial<TuiState> = {}): TuiState {
+  return {
+    sessions: new Map(),
+    pages: new Map(),
+    goals: new Map(),
+    evaluating: new Set(),
+    view: 'sessions',
+    selected: { sessions: null, pages: null },
+    selectedIndex: { sessions: 0, pages: 0 },
+    top: { sessions: 0, pages: 0 },
+    filters: { text: '', status: null, harness: null, allEnded: false },
+    mode: { kind: 'normal' },
+    flash: null,
+    connection: 'connecting',
+    endedLimit: 20,
+    ...overrides,
+  };
+}

@@ -22,6 +22,7 @@ const COMMANDS: Record<string, { load: () => Promise<CommandModule>; summary: st
   goal: { load: () => import('./commands/goal.ts'), summary: 'goal set|pause|resume|clear|show|ls|run …   drive a session to a verified finish line (muster goal --help)' },
   hook: { load: () => import('./commands/hook.ts'), summary: 'hook <harness> <event>  (called by harness hooks) post a hook event to the daemon; always exits 0 within 250 ms, no envelope' },
   hooks: { load: () => import('./commands/hooks.ts'), summary: 'hooks install|uninstall|status [--harness H]   status hooks in each harness\'s own config' },
+  tui: { load: () => import('./commands/tui.ts'), summary: 'tui                     the operator TUI (what `muster` with no command opens on a terminal)' },
   pages: { load: () => import('./commands/pages.ts'), summary: 'pages [--pending] [--status S] [--kind K] [--session ID]   the operator inbox: { ok, pages, counts }' },
   answer: { load: () => import('./commands/answer.ts'), summary: 'answer <pageId> <text> | --choice N   answer a page (N: 0-based index into its choices)' },
 };
@@ -47,9 +48,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const [name, ...rest] = argv;
     if (name === undefined) {
-      // The TUI arrives with its issue; without a terminal (and until then) print the status envelope.
-      const status = await COMMANDS.status!.load();
-      return await status.run({ args: [], flags: {}, env: process.env, tty: Boolean(process.stdout.isTTY) });
+      // BEHAVIOUR B: on a terminal the operator TUI; otherwise (piped, scripted) the status envelope.
+      const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY);
+      const mod = await COMMANDS[interactive ? 'tui' : 'status']!.load();
+      return await mod.run({ args: [], flags: {}, env: process.env, tty: interactive });
     }
     if (name === 'help' || name === '--help' || name === '-h') {
       process.stderr.write(`${usage()}\n`);

@@ -65,3 +65,20 @@ test('current() answers the last map at once and refreshes it in the background 
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(tracker.rebuilds, builds + 1);
 });
+
+test('rebuild({ relist }) asks managers for a fresh listing (no table to vouch for an old one)', async () => {
+  const proc = createFakeProc({ processes: [{ pid: 50, ppid: 1 }] });
+  const seen: boolean[] = [];
+  const m: PaneManager = {
+    kind: 'tmux',
+    available: async () => true,
+    listPanes: async (table) => (seen.push(table !== undefined), []),
+    focus: async () => assert.fail('not used'),
+    open: async () => assert.fail('not used'),
+  };
+  const tracker = createPaneTracker({ managers: [m], proc });
+  await tracker.rebuild();
+  await tracker.rebuild({ relist: true });
+  await tracker.rebuild();
+  assert.deepEqual(seen, [true, false, true]);
+});

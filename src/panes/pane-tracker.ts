@@ -21,8 +21,11 @@ export interface PaneTrackerOptions {
 export interface PaneTracker {
   /** The last map built (empty before the first); starts a background rebuild when stale. */
   current(): PaneMap;
-  /** A map built after this call began. */
-  rebuild(): Promise<PaneMap>;
+  /**
+   * A map built after this call began. `relist`: every manager lists its panes afresh instead of
+   * reusing a listing the process table still vouches for (a pane reported gone, e.g.).
+   */
+  rebuild(options?: { relist?: boolean }): Promise<PaneMap>;
   /** How many rebuilds actually ran (for tests and diagnostics). */
   readonly rebuilds: number;
 }
@@ -34,18 +37,23 @@ export function createPaneTracker(opts: PaneTrackerOptions): PaneTracker {
   let running: Promise<PaneMap> | null = null;
   let queued: Promise<PaneMap> | null = null;
   let count = 0;
+  let relist = false;
 
   async function build(): Promise<PaneMap> {
     count++;
+    // The table first: managers may answer from their last listing when it shows the same panes.
+    const table = opts.table ? opts.table() : opts.proc.snapshot();
+    const vouch = relist ? undefined : table;
+    relist = false;
     const lists = await Promise.all(
       opts.managers.map((m) =>
-        m.listPanes().catch((e: unknown) => {
+        m.listPanes(vouch).catch((e: unknown) => {
           opts.log?.(`[muster] ${m.kind} panes unavailable: ${(e as Error).message}`);
           return [] as PaneInfo[];
         }),
       ),
     );
-    last = buildPaneMap(lists.flat(), opts.table ? opts.table() : opts.proc.snapshot(), clock());
+    last = buildPaneMap(lists.flat(), table, clock());
     return last;
   }
 
@@ -61,7 +69,8 @@ export function createPaneTracker(opts: PaneTrackerOptions): PaneTracker {
       if (clock() - last.builtAtMs > maxAge && !running) void tracker.rebuild().catch(() => {});
       return last;
     },
-    rebuild() {
+    rebuild(options) {
+      if (options?.relist) relist = true;
       if (!running) return start();
       // One is running with a table read before this call: queue exactly one more after it.
       queued ??= running

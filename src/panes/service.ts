@@ -57,7 +57,7 @@ export function createPaneService(opts: PaneServiceOptions): PaneService {
         const cached = paneOfPids(tracker.current(), pids);
         if (cached) return cached;
       }
-      return paneOfPids(await tracker.rebuild(), pids);
+      return paneOfPids(await tracker.rebuild({ relist: fresh === true }), pids);
     },
     async focus(pane): Promise<PaneFocus> {
       const m = managerOf(pane);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { runPaneContract } from './contract-suite.ts';
 import { createTmuxPanes, parsePaneLines } from './tmux.ts';
 import { resolveTmuxSocket } from './tmux-socket.ts';
+import { readProcTree } from './proc-tree.ts';
 
 const tmux = (socket: string, args: string[]): Promise<string> =>
   new Promise((resolve, reject) => execFile('tmux', ['-S', socket, ...args], { timeout: 5000, encoding: 'utf8' }, (e, out, err) => (e ? reject(new Error(err || e.message)) : resolve(out))));
@@ -60,7 +61,7 @@ test('the socket comes from TMUX, else tmux\'s default for the uid', () => {
 });
 
 test('list-panes lines parse; junk lines are skipped; a label may hold tabs', () => {
-  const panes = parsePaneLines('%1\t100\tbash\t/home\twin\there\nnot a pane\n%x\t1\t\t\t\n', '/s');
+  const panes = parsePaneLines('%1\t100\t7\tbash\t/home\twin\there\nnot a pane\n%x\t1\t7\t\t\t\n', '/s');
   assert.equal(panes.length, 1);
   assert.deepEqual(panes[0], { ref: { manager: 'tmux', id: '%1', socket: '/s' }, shellPid: 100, foregroundPids: [], command: 'bash', cwd: '/home', label: 'win\there' });
 });
@@ -74,9 +75,43 @@ test('open passes a one-word argv through `env` (tmux would hand a single argume
   assert.deepEqual(win, ['new-window', '-t', '=muster:', '-P', '-F', '#{pane_id} #{pane_pid}', '-n', 'x y', '-c', '/tmp', '--', 'env', 'claude']);
 });
 
+test('focus costs two tmux execs with a client (select + list clients in one, then switch), one without', async () => {
+  const calls: string[][] = [];
+  let clients = '';
+  const m = createTmuxPanes({ socket: '/nowhere', exec: async (args) => (calls.push(args), args.includes('list-clients') ? clients : '') });
+  assert.equal((await m.focus('%3')).outcome, 'no_client');
+  assert.equal(calls.length, 1);
+  assert.deepEqual(calls[0], ['select-window', '-t', '%3', ';', 'select-pane', '-t', '%3', ';', 'list-clients', '-F', '#{client_activity}\t#{client_name}']);
+  clients = '100\t/dev/pts/1\n300\t/dev/pts/2\n';
+  assert.deepEqual(await m.focus('%3'), { outcome: 'focused', pane: { manager: 'tmux', id: '%3', socket: '/nowhere' }, client: '/dev/pts/2' });
+  assert.deepEqual(calls.slice(1), [calls[0], ['switch-client', '-c', '/dev/pts/2', '-t', '%3']]);
+});
+
 test('focus refuses a pane id that is not %N without running tmux', async () => {
   const calls: string[][] = [];
   const m = createTmuxPanes({ socket: '/nowhere', exec: async (args) => (calls.push(args), '') });
   assert.equal((await m.focus('$(touch /tmp/x)')).outcome, 'pane_not_found');
   assert.deepEqual(calls, []);
+});
+
+test('real server: its pane processes are tty-owning children, so a rebuild reuses the listing until a pane comes or goes', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'muster-tmux-cache-'));
+  const socket = join(dir, 'tmux.sock');
+  try {
+    await tmux(socket, ['-f', '/dev/null', 'new-session', '-d', '-s', 'w', 'sleep', '300']);
+    let lists = 0;
+    const m = createTmuxPanes({ socket, exec: (args) => (args[0] === 'list-panes' && lists++, tmux(socket, args)) });
+    assert.equal((await m.listPanes(readProcTree())).length, 1);
+    assert.equal((await m.listPanes(readProcTree())).length, 1);
+    assert.equal(lists, 1);
+    const id = (await tmux(socket, ['new-window', '-d', '-P', '-F', '#{pane_id}', 'sleep', '301'])).trim();
+    assert.ok((await m.listPanes(readProcTree())).some((p) => p.ref.id === id), 'the new pane is listed');
+    assert.equal(lists, 2);
+    await tmux(socket, ['kill-pane', '-t', id]);
+    await waitFor('the pane process gone', async () => !(await m.listPanes(readProcTree())).some((p) => p.ref.id === id));
+    assert.equal(lists, 3);
+  } finally {
+    await tmux(socket, ['kill-server']).catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

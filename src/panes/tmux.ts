@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { FocusResult, OpenRequest, OpenResult, PaneInfo, PaneManager } from './types.ts';
+import { createPaneListCache } from './tmux-pane-cache.ts';
 import { resolveTmuxSocket } from './tmux-socket.ts';
 
 /** Runs one tmux command (argv after `-S socket`); resolves stdout, rejects with stderr. */
@@ -22,6 +23,9 @@ export interface TmuxPanesOptions {
   timeoutMs?: number;
   /** Command runner. Default: execFile('tmux', ['-S', socket, ...args]). */
   exec?: TmuxExec;
+  /** How long a listing may be reused while the server's pane processes are unchanged, ms. Default: 10000. */
+  listTtlMs?: number;
+  clock?: () => number;
 }
 
 export interface TmuxPanes extends PaneManager {
@@ -29,7 +33,10 @@ export interface TmuxPanes extends PaneManager {
 }
 
 const PANE_ID = /^%\d+$/;
-const FORMAT = ['#{pane_id}', '#{pane_pid}', '#{pane_current_command}', '#{pane_current_path}', '#{window_name}'].join('\t');
+/** `#{pid}` is the server's pid: the pane list cache checks the server's children against it. */
+const FORMAT = ['#{pane_id}', '#{pane_pid}', '#{pid}', '#{pane_current_command}', '#{pane_current_path}', '#{window_name}'].join('\t');
+/** Client activity and name, one line per attached client. */
+const CLIENTS = '#{client_activity}\t#{client_name}';
 
 /** tmux prints control characters in names literally; a label never carries any. */
 export function cleanLabel(label: string): string {
@@ -37,12 +44,15 @@ export function cleanLabel(label: string): string {
   return label.replace(/[\u0000-\u001f\u007f]/g, ' ').trim() || 'muster';
 }
 
-export function parsePaneLines(stdout: string, socket: string): PaneInfo[] {
-  const out: PaneInfo[] = [];
+/** Parses `list-panes -a -F FORMAT`; junk lines are skipped. `serverPid` is null when no line named it. */
+export function parseListing(stdout: string, socket: string): { panes: PaneInfo[]; serverPid: number | null } {
+  const panes: PaneInfo[] = [];
+  let serverPid: number | null = null;
   for (const line of stdout.split('\n')) {
-    const [id, pid, command, cwd, ...rest] = line.split('\t');
+    const [id, pid, server, command, cwd, ...rest] = line.split('\t');
     if (!id || !PANE_ID.test(id) || !pid || !/^\d+$/.test(pid)) continue;
-    out.push({
+    if (server && /^\d+$/.test(server)) serverPid = Number(server);
+    panes.push({
       ref: { manager: 'tmux', id, socket },
       shellPid: Number(pid),
       foregroundPids: [],
@@ -51,8 +61,10 @@ export function parsePaneLines(stdout: string, socket: string): PaneInfo[] {
       label: rest.join('\t') || null,
     });
   }
-  return out;
+  return { panes, serverPid };
 }
+
+export const parsePaneLines = (stdout: string, socket: string): PaneInfo[] => parseListing(stdout, socket).panes;
 
 export function createTmuxPanes(options: TmuxPanesOptions = {}): TmuxPanes {
   const socket = options.socket ?? resolveTmuxSocket(options.env ?? process.env);
@@ -67,6 +79,8 @@ export function createTmuxPanes(options: TmuxPanesOptions = {}): TmuxPanes {
           else resolve(stdout);
         });
       }));
+  const clock = options.clock ?? Date.now;
+  const cache = createPaneListCache(options.listTtlMs ?? 10_000);
   // `=name` matches the session name exactly (plain `-t muster` would also match `muster-2` by prefix).
   const exact = `=${session}`;
 
@@ -101,20 +115,37 @@ export function createTmuxPanes(options: TmuxPanesOptions = {}): TmuxPanes {
     kind: 'tmux',
     socket,
     available: serverUp,
-    async listPanes() {
-      if (!(await serverUp())) return [];
-      return parsePaneLines(await exec(['list-panes', '-a', '-F', FORMAT]), socket);
+    async listPanes(table) {
+      if (table) {
+        const hit = cache.get(table, clock());
+        if (hit) return hit;
+      } else cache.clear();
+      // No socket file: no server, and no exec spent finding that out.
+      if (!options.exec && !existsSync(socket)) return [];
+      let stdout: string;
+      try {
+        stdout = await exec(['list-panes', '-a', '-F', FORMAT]);
+      } catch (e) {
+        // A stale socket of a server that is gone lists nothing; anything else is reported.
+        if (!(await serverUp())) return [];
+        throw e;
+      }
+      const { panes, serverPid } = parseListing(stdout, socket);
+      if (table) cache.set(panes, serverPid, table, clock());
+      return panes;
     },
     async focus(paneId): Promise<FocusResult> {
       const pane = { manager: 'tmux', id: paneId, socket };
       if (!PANE_ID.test(paneId)) return { outcome: 'pane_not_found', pane };
+      let listing: string;
       try {
-        await exec(['select-window', '-t', paneId]);
-        await exec(['select-pane', '-t', paneId]);
+        // One exec: tmux runs `;`-separated commands in order and stops at the first that fails,
+        // so a pane that does not exist fails it before the clients are listed.
+        listing = await exec(['select-window', '-t', paneId, ';', 'select-pane', '-t', paneId, ';', 'list-clients', '-F', CLIENTS]);
       } catch {
         return { outcome: 'pane_not_found', pane };
       }
-      const clients = (await exec(['list-clients', '-F', '#{client_activity}\t#{client_name}']))
+      const clients = listing
         .split('\n')
         .map((l) => l.split('\t'))
         .filter((p): p is [string, string] => p.length === 2 && p[1] !== '')

@@ -2,6 +2,7 @@
  * The pane-manager port (tmux, herdr). Adapters run the manager's own client or socket API with
  * argv arrays / JSON — never a shell string — and normalise panes into one shape.
  */
+import type { ProcessTable } from '../sources/proc/types.ts';
 import type { PaneRef } from '../sources/session.ts';
 
 export type { PaneRef };
@@ -51,8 +52,13 @@ export interface PaneManager {
   readonly kind: string;
   /** Whether a server is reachable now. Must not throw. */
   available(): Promise<boolean>;
-  /** Every pane of the server; [] when no server runs. */
-  listPanes(): Promise<PaneInfo[]>;
+  /**
+   * Every pane of the server; [] when no server runs. With `table` (a process table read just
+   * before), an adapter may answer from its previous listing when the table shows the same pane
+   * processes (tmux: the same tty-owning children of its server), sparing a client exec per map
+   * rebuild; without it the answer is always fresh.
+   */
+  listPanes(table?: ProcessTable): Promise<PaneInfo[]>;
   /** Brings the pane to the front of an attached client. */
   focus(paneId: string): Promise<FocusResult>;
   /** Starts `argv` in a new window/tab in `cwd` with `label`; rejects when the manager refuses. */

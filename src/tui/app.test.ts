@@ -1,0 +1,84 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTui, type EventHandlers, type TuiApi } from './app.ts';
+import type { Key } from './keys.ts';
+import type { Terminal } from './terminal.ts';
+import { session, uuid } from './tui-fixtures.ts';
+
+function fakeTerminal(columns = 80, rows = 24) {
+  const writes: string[] = [];
+  const calls: string[] = [];
+  let keyListener: ((k: Key) => void) | null = null;
+  const term: Terminal = {
+    size: () => ({ columns, rows }),
+    write: (d) => void writes.push(d),
+    onKey: (l) => ((keyListener = l), () => void (keyListener = null)),
+    onResize: () => () => undefined,
+    enter: () => void calls.push('enter'),
+    restore: () => void calls.push('restore'),
+    suspend: () => undefined,
+  };
+  return { term, writes, calls, press: (ch: string) => keyListener?.({ name: ch, ch, ctrl: false, meta: false, shift: false }) };
+}
+
+const until = async (what: string, ok: () => boolean) => {
+  const deadline = Date.now() + 3000;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within 3 s`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+};
+
+describe('the TUI app', () => {
+  it('subscribes, fetches on hello, applies events queued meanwhile, repaints on change, calls the API on keys, restores on quit', async () => {
+    const t = fakeTerminal();
+    let handlers!: EventHandlers;
+    let closed = false;
+    const requests: string[] = [];
+    const api: TuiApi = {
+      async call(method, path, body) {
+        requests.push(`${method} ${path}${body ? ` ${JSON.stringify(body)}` : ''}`);
+        if (path === '/sessions') {
+          // An event arrives while the snapshot is in flight: it must not be lost.
+          handlers.onMessage({ id: '2', type: 'session.upserted', data: { session: session(2, { title: 'arrived late' }) } });
+          return { sessions: [session(1, { title: 'first one' })] };
+        }
+        if (path === '/focus') return { ok: true, outcome: 'focused' };
+        return { pages: [], goals: [] };
+      },
+    };
+    const tui = createTui({ api, terminal: t.term, color: false, events: (h) => ((handlers = h), { close: () => void (closed = true) }) });
+    await tui.start();
+    assert.deepEqual(t.calls, ['enter']);
+    assert.equal(requests.length, 0, 'nothing is fetched before the stream is subscribed');
+    handlers.onState('open');
+    handlers.onMessage({ id: null, type: 'daemon.hello', data: { resync: false } });
+    await until('both sessions drawn', () => t.writes.join('').includes('arrived late') && t.writes.join('').includes('first one'));
+    const before = t.writes.length;
+    handlers.onMessage({ id: '3', type: 'session.status.changed', data: { id: uuid(1), status: 'waiting', waitingFor: 'approve?', live: true, statusSince: new Date().toISOString() } });
+    await until('the change drawn', () => t.writes.slice(before).join('').includes('approve?'));
+    t.press('f');
+    await until('focus called and its outcome shown', () => t.writes.join('').includes('focused'));
+    assert.ok(requests.includes(`POST /focus {"sessionId":"${uuid(1)}","via":"cli"}`));
+    t.press('q');
+    assert.equal(await tui.done, 0);
+    assert.deepEqual(t.calls, ['enter', 'restore']);
+    assert.ok(closed, 'the event stream is closed');
+  });
+
+  it('a resync hello refetches the snapshot', async () => {
+    const t = fakeTerminal();
+    let handlers!: EventHandlers;
+    let fetches = 0;
+    const api: TuiApi = { call: async (_m, path) => (path === '/sessions' ? (fetches++, { sessions: [session(fetches)] }) : {}) };
+    const tui = createTui({ api, terminal: t.term, color: false, events: (h) => ((handlers = h), { close: () => undefined }) });
+    await tui.start();
+    handlers.onMessage({ id: null, type: 'daemon.hello', data: {} });
+    await until('first snapshot', () => fetches === 1 && tui.state().sessions.has(uuid(1)));
+    handlers.onMessage({ id: null, type: 'daemon.hello', data: { resync: false } });
+    handlers.onMessage({ id: null, type: 'daemon.hello', data: { resync: true } });
+    await until('second snapshot', () => tui.state().sessions.has(uuid(2)));
+    assert.equal(fetches, 2);
+    tui.stop();
+  });
+});

@@ -105,11 +105,14 @@ const opencode: HeadlessHarness = {
   },
 };
 
+const safePrompt = (p: string) => (p.startsWith('-') ? ` ${p}` : p);
+
 /** pi and omp `--mode json`: the session header names the id; assistant message_end events carry text and usage. */
 function piFamily(bin: 'pi' | 'omp'): HeadlessHarness {
   return {
-    first: (prompt) => [bin, '-p', '--mode', 'json', '--', prompt],
-    next: (id, prompt) => [bin, '-p', '--mode', 'json', bin === 'pi' ? '--session' : '--resume', id, '--', prompt],
+    // pi refuses `--` ("Unknown option"); a leading space keeps a prompt that starts with '-' from reading as a flag.
+    first: (prompt) => [bin, '-p', '--mode', 'json', safePrompt(prompt)],
+    next: (id, prompt) => [bin, '-p', '--mode', 'json', bin === 'pi' ? '--session' : '--resume', id, safePrompt(prompt)],
     parse(stdout) {
       let sessionId: string | null = null;
       let text: string | null = null;

@@ -1,0 +1,75 @@
+// One contract suite for every auditor provider: strict verdicts, failures returned (never thrown),
+// bounded time. HTTP providers talk to the project's fake model server; CLI providers to a fake runner
+// that answers like `claude -p --output-format json` / `codex exec --json` (the real binaries run in
+// test/harness/goals.test.ts).
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startFakeModel, type FakeModel, type Reply } from '../../../test/fakes/fake-model/index.ts';
+import { createAnthropicAuditor, createOpenAiAuditor } from './http-auditors.ts';
+import { createClaudeCliAuditor, createCodexCliAuditor } from './cli-auditors.ts';
+import { createAuditorFactory } from './factory.ts';
+import type { Auditor, CommandRunner } from './port.ts';
+
+const REQ = { objective: 'ship it', report: 'I shipped it.', timeoutMs: 2000 };
+const GOOD = JSON.stringify({ allDone: true, remaining: [], needsUser: false });
+
+let model: FakeModel;
+before(async () => (model = await startFakeModel()));
+after(async () => model.close());
+
+/** A runner that answers from the fake model's queue in the CLI's own output format. */
+function cliRunner(format: 'claude' | 'codex'): CommandRunner {
+  return async (_argv, o) => {
+    const reply = cliQueue.shift() ?? { text: 'hi' };
+    if (reply.delayMs && reply.delayMs > o.timeoutMs) return { code: null, stdout: '', stderr: '', error: `timed out after ${o.timeoutMs} ms` };
+    if (reply.error) return { code: 1, stdout: '', stderr: reply.error.message, error: null };
+    if (format === 'claude') return { code: 0, stdout: JSON.stringify({ type: 'result', result: reply.text, is_error: false, usage: { input_tokens: 7, output_tokens: 3 } }), stderr: '', error: null };
+    const lines = [{ type: 'thread.started', thread_id: 'x' }, { type: 'item.completed', item: { type: 'agent_message', text: reply.text } }, { type: 'turn.completed', usage: { input_tokens: 7, output_tokens: 3 } }];
+    return { code: 0, stdout: lines.map((l) => JSON.stringify(l)).join('\n'), stderr: '', error: null };
+  };
+}
+const cliQueue: Reply[] = [];
+
+const PROVIDERS: { name: string; make(): Auditor; enqueue(r: Reply): void }[] = [
+  { name: 'anthropic/<model>', make: () => createAnthropicAuditor({ model: 'judge', baseUrl: model.url, apiKey: 'sk-ant-x' }), enqueue: (r) => model.enqueue(r) },
+  { name: 'openai/<model>', make: () => createOpenAiAuditor({ model: 'judge', baseUrl: `${model.url}/v1`, apiKey: 'sk-x' }), enqueue: (r) => model.enqueue(r) },
+  { name: 'cli:claude', make: () => createClaudeCliAuditor({ model: '', run: cliRunner('claude') }), enqueue: (r) => cliQueue.push(r) },
+  { name: 'cli:codex', make: () => createCodexCliAuditor({ model: 'm', run: cliRunner('codex') }), enqueue: (r) => cliQueue.push(r) },
+];
+
+for (const p of PROVIDERS) {
+  describe(`auditor contract: ${p.name}`, () => {
+    it('a strict JSON answer is a verdict, with tokens counted', async () => {
+      p.enqueue({ text: GOOD });
+      const r = await p.make().audit(REQ);
+      assert.deepEqual(r.ok && r.verdict, { allDone: true, remaining: [], needsUser: false });
+      assert.ok(r.tokens > 0);
+    });
+    it('prose, an HTTP/CLI error and a timeout are failed audits, never throws', async () => {
+      p.enqueue({ text: 'Looks complete to me.' });
+      p.enqueue({ error: { status: 500, message: 'overloaded' } });
+      p.enqueue({ text: GOOD, delayMs: 1500 });
+      const a = p.make();
+      for (const timeoutMs of [2000, 2000, 300]) {
+        const r = await a.audit({ ...REQ, timeoutMs });
+        assert.equal(r.ok, false);
+        assert.ok(!r.ok && r.error.length > 0);
+      }
+    });
+  });
+}
+
+it('the factory: configured spec wins, the default is the session\'s harness and model, bad specs fail audits', async () => {
+  const f = createAuditorFactory({ env: { MUSTER_AUDITOR_BASE_URL: `${model.url}/v1` }, run: cliRunner('claude') });
+  assert.equal(f('openai/judge', { harness: 'claude', model: 'opus' }).spec, 'openai/judge');
+  assert.equal(f('', { harness: 'claude', model: 'opus' }).spec, 'cli:claude/opus');
+  assert.equal(f('', { harness: 'codex', model: null }).spec, 'cli:codex');
+  for (const bad of ['nope/x', 'openai/', '']) {
+    const r = await f(bad, { harness: 'pi', model: 'x' }).audit(REQ);
+    assert.equal(r.ok, false);
+  }
+  model.enqueue({ text: GOOD });
+  const r = await f('openai/judge', { harness: 'pi', model: null }).audit(REQ);
+  assert.equal(r.ok, true);
+  assert.equal((model.requests.at(-1)!.body as { model: string }).model, 'judge');
+});

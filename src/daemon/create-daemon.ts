@@ -191,7 +191,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       pager,
       version: VERSION,
       log,
-      sessions: { get: (id) => hub.get(id), live: (cwd, harness) => hub.list({ live: true, cwd, ...(harness ? { harness } : {}) }) },
+      sessions: { get: (id) => hub.get(id), live: (cwd, harness) => hub.list({ live: true, cwd, ...(harness ? { harness } : {}) }), launchSession: (id) => launches.sessionOf(id) },
     });
     const streams = new Set<() => void>();
     const serviceIdentity: ServiceIdentity = {

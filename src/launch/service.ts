@@ -32,13 +32,22 @@ export interface LaunchService {
   link(launchId: string, harness: Harness, sessionId: string): Promise<void>;
   get(id: string): Promise<LaunchRecord | undefined>;
   list(filter?: { running?: boolean; limit?: number }): Promise<LaunchRecord[]>;
+  /**
+   * The session a launch is bound to, synchronously (the pager attributes an MCP call carrying only
+   * `x-muster-launch-id` by it); null when not known yet. Served from memory, filled at register,
+   * update and link, and from the running launches at start (a daemon restart keeps the binding).
+   */
+  sessionOf(launchId: string): string | null;
 }
 
 export function createLaunchService(opts: LaunchServiceOptions): LaunchService {
   const { repo, overlay, bus } = opts;
+  const bound = new Map<string, string>();
   const named = (r: LaunchRecord) => {
+    if (r.sessionId) bound.set(r.id, r.sessionId);
     if (r.name && r.sessionId) overlay.setName(r.harness, r.sessionId, r.name);
   };
+  void repo.list({ running: true, limit: 1000 }).then((rs) => rs.forEach(named), () => undefined);
   return {
     async register(input) {
       if (!isLaunchId(input.id)) throw new MusterError('invalid_id', 'not a launch id (lch_ followed by 22 hex digits)');
@@ -73,5 +82,6 @@ export function createLaunchService(opts: LaunchServiceOptions): LaunchService {
     },
     get: (id) => repo.get(id),
     list: (filter) => repo.list(filter),
+    sessionOf: (id) => bound.get(id) ?? null,
   };
 }

@@ -36,3 +36,13 @@ test('nothing to go on: unattributed, and the note says why; bad header values a
   const a = resolveAttribution({ sessionId: 'x; DROP', harness: 'vim', launchId: 'a b', cwd: 'relative' }, lookup);
   assert.deepEqual(a, { sessionId: null, harness: null, via: 'none', launchId: null, cwd: null, note: 'unattributed: no wrapper headers, no Codex thread id and no working directory' });
 });
+
+test('a launch id alone names the session its launch record is bound to; an unbound launch falls through', () => {
+  const withLaunches: SessionLookup = { ...lookup, launchSession: (id) => (id === 'lch_bound' ? B : null) };
+  const a = resolveAttribution({ launchId: 'lch_bound', harness: 'codex', cwd: '/repo' }, withLaunches);
+  assert.deepEqual(a, { sessionId: B, harness: 'codex', via: 'header', launchId: 'lch_bound', cwd: '/repo', note: null });
+  assert.equal(resolveAttribution({ launchId: 'lch_bound' }, withLaunches).harness, 'codex', 'harness from the hub');
+  const unbound = resolveAttribution({ launchId: 'lch_other', cwd: '/repo' }, withLaunches);
+  assert.equal(unbound.sessionId, null);
+  assert.match(unbound.note ?? '', /2 live agent sessions/);
+});

@@ -1,6 +1,7 @@
 /**
  * Who asked? Strongest evidence first:
  * 1. the wrapper's headers (`x-muster-session-id`, with `x-muster-harness`, `x-muster-launch-id`);
+ *    a launch id alone names the session its launch record is bound to (learnt from its hooks);
  * 2. Codex's `_meta.threadId` on the tool call (its thread id is the session id);
  * 3. the caller's working directory (`x-muster-cwd`, or the MCP client's first file:// root) and
  *    harness (header, or the MCP client's name), matched against exactly one live session there.
@@ -14,6 +15,8 @@ export interface SessionLookup {
   get(id: string): Session | undefined;
   /** Live sessions (optionally of one harness) whose cwd is `cwd` or below it. */
   live(cwd: string, harness: Harness | null): Session[];
+  /** The session a `muster <harness>` launch is bound to, when its launch record knows it. Must not throw. */
+  launchSession?(launchId: string): string | null;
 }
 
 export interface AttributionHints {
@@ -62,6 +65,10 @@ export function resolveAttribution(h: AttributionHints, lookup: SessionLookup): 
   if (isSessionId(h.sessionId)) {
     harness = harness ?? lookup.get(h.sessionId)?.harness ?? null;
     return { ...base, sessionId: h.sessionId, harness, via: 'header', note: null };
+  }
+  const launched = launchId !== null ? (lookup.launchSession?.(launchId) ?? null) : null;
+  if (launched !== null && isSessionId(launched)) {
+    return { ...base, sessionId: launched, harness: harness ?? lookup.get(launched)?.harness ?? null, via: 'header', note: null };
   }
   if (typeof h.codexThreadId === 'string' && isUuid(h.codexThreadId)) {
     return { ...base, sessionId: h.codexThreadId, harness: 'codex', via: 'codex-thread', note: null };

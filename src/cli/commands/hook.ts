@@ -30,8 +30,9 @@ export async function run({ args, env }: CommandContext): Promise<number> {
   const deadline = Number(env.MUSTER_HOOK_TIMEOUT_MS) > 0 ? Number(env.MUSTER_HOOK_TIMEOUT_MS) : DEFAULT_DEADLINE_MS;
   const started = Date.now();
   const target = findDaemon(env);
-  const text = argJson ?? (await readStdin(Math.min(200, deadline)));
+  // No daemon recorded: leave at once, without waiting for stdin (the harness ignores EPIPE on hooks).
   if (!target) return 0;
+  const text = argJson ?? (await readStdin(Math.min(200, deadline)));
   const pid = Number(env.CLAUDE_PID);
   const body = {
     payload: trimPayload(parsePayload(text)),

@@ -80,7 +80,24 @@ export function createPager(opts: PagerOptions): Pager {
   let closed = false;
   const iso = (ms = clock()) => new Date(ms).toISOString();
 
-  const refreshCounts = async () => {
+  // Coalesced: at most one count query in flight, one more queued, however many pages change.
+  let counting: Promise<void> | undefined;
+  let recount = false;
+  const refreshCounts = async (): Promise<void> => {
+    if (counting) {
+      recount = true;
+      return counting;
+    }
+    counting = countNow().finally(() => {
+      counting = undefined;
+      if (recount) {
+        recount = false;
+        void refreshCounts();
+      }
+    });
+    return counting;
+  };
+  const countNow = async () => {
     try {
       const c = await repo.counts();
       const pending = (c['question.pending'] ?? 0) + (c['notice.pending'] ?? 0);

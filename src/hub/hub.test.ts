@@ -86,3 +86,31 @@ test('a source that throws is counted and does not stop the others', async () =>
   assert.equal(hub.diagnostics().sources[0]?.listErrors, 1);
   await hub.close();
 });
+
+test('a watch event naming ids re-reads only those sessions (no re-list)', async () => {
+  const bus = createEventBus();
+  const events: MusterEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const f = fakeSource([session(A), session(B)]);
+  let gets: string[] = [];
+  let notify: ((c: SourceChange) => void) | null = null;
+  f.src.get = async (id) => { gets.push(id); return id === A ? session(A, { title: 'renamed' }) : undefined; };
+  f.src.watch = (fn) => { notify = fn; return () => {}; };
+  const hub = createHub({ sources: [f.src], bus, isAlive: () => true, debounceMs: 5 });
+  await hub.start();
+  const lists = f.lists();
+  events.length = 0;
+  gets = [];
+  notify!({ harness: 'claude', ids: [A] });
+  notify!({ harness: 'claude', ids: [B] });
+  await wait(50);
+  assert.equal(f.lists(), lists, 'no full re-list');
+  assert.deepEqual(gets.sort(), [A, B].sort());
+  assert.equal(hub.get(A)?.title, 'renamed');
+  assert.equal(hub.get(B), undefined, 'a session the source no longer has is removed');
+  assert.deepEqual(events.map((e) => e.type).sort(), ['session.removed', 'session.upserted']);
+  notify!({ harness: 'claude', ids: [] });
+  await wait(50);
+  assert.equal(f.lists(), lists + 1, 'an event without ids re-lists');
+  await hub.close();
+});

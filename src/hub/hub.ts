@@ -72,12 +72,13 @@ export function createHub(opts: HubOptions): Hub {
   const sessions = new Map<string, Session>();
   const byHarness = new Map<Harness, Map<string, Session>>();
   const stats = new Map<Harness, { listErrors: number; lastListMs: number | null }>();
-  const running = new Map<Harness, Promise<void>>();
-  const queued = new Set<Harness>();
   const timers = new Map<Harness, ReturnType<typeof setTimeout>>();
   const disposers: (() => void | Promise<void>)[] = [];
-  /** Each source's last listing before the overlay, so a hook event re-applies without re-listing. */
-  const raw = new Map<Harness, Session[]>();
+  /** Each source's last listing before the overlay, by key, so a hook event re-applies without re-listing. */
+  const raw = new Map<Harness, Map<string, Session>>();
+  /** Per source: the refresh running now and what is queued behind it (coalesced: one running, one queued). */
+  const work = new Map<Harness, { running: Promise<void> | null; full: boolean; ids: Set<string> }>();
+  const pendingIds = new Map<Harness, Set<string> | null>();
   let closed = false;
   let markReady!: () => void;
   const readyPromise = new Promise<void>((r) => (markReady = r));
@@ -96,21 +97,51 @@ export function createHub(opts: HubOptions): Hub {
     }
     st.lastListMs = Math.round(performance.now() - t0);
     if (closed) return;
-    raw.set(src.harness, next);
-    publishListing(src.harness, next);
+    raw.set(src.harness, new Map(next.map((s) => [sessionKey(s), s])));
+    publishListing(src.harness);
   }
 
-  /** Applies the overlay to a source's raw listing and publishes what changed. */
-  function publishListing(harness: Harness, rawList: Session[]): void {
+  /** Re-reads only the sessions a watch event named: an append costs one file, not a re-list of thousands. */
+  async function getIds(src: SessionSource, ids: string[]): Promise<void> {
+    const mine = raw.get(src.harness) ?? new Map<string, Session>();
+    raw.set(src.harness, mine);
+    const keys: string[] = [];
+    for (const id of ids) {
+      const key = sessionKey({ harness: src.harness, id });
+      keys.push(key);
+      try {
+        const s = await src.get(id);
+        if (s) mine.set(key, s);
+        else mine.delete(key);
+      } catch (e) {
+        log(`[muster] ${src.harness} source failed to read ${id}: ${(e as Error).message}`);
+      }
+    }
+    if (!closed) publishListing(src.harness, keys);
+  }
+
+  /**
+   * Applies the overlay to a source's raw sessions and publishes what changed: all of them, or only
+   * `keys` when a targeted read changed just those.
+   */
+  function publishListing(harness: Harness, keys?: string[]): void {
     const overlay = opts.overlay;
-    const next = overlay ? rawList.map((s) => overlay.apply(s)) : rawList;
+    const rawMap = raw.get(harness) ?? new Map<string, Session>();
     const before = byHarness.get(harness) ?? new Map<string, Session>();
-    const diff = diffSessions(before, next);
-    const after = new Map<string, Session>();
-    for (const s of next) after.set(sessionKey(s), s);
+    const scopeBefore = keys ? new Map(keys.flatMap((k) => (before.has(k) ? [[k, before.get(k) as Session] as const] : []))) : before;
+    const rawNext = keys ? keys.flatMap((k) => (rawMap.has(k) ? [rawMap.get(k) as Session] : [])) : [...rawMap.values()];
+    const next = overlay ? rawNext.map((s) => overlay.apply(s)) : rawNext;
+    const diff = diffSessions(scopeBefore, next);
+    const after = keys ? before : new Map<string, Session>();
+    for (const s of diff.removed) {
+      after.delete(sessionKey(s));
+      sessions.delete(sessionKey(s));
+    }
+    for (const s of next) {
+      after.set(sessionKey(s), s);
+      sessions.set(sessionKey(s), s);
+    }
     byHarness.set(harness, after);
-    for (const s of diff.removed) sessions.delete(sessionKey(s));
-    for (const s of next) sessions.set(sessionKey(s), s);
     for (const s of diff.upserted) opts.bus.publish('session.upserted', { session: s });
     for (const s of diff.removed) opts.bus.publish('session.removed', { harness: s.harness, id: s.id });
     for (const c of diff.statusChanged) {
@@ -126,26 +157,43 @@ export function createHub(opts: HubOptions): Hub {
     }
   }
 
-  /** At most one list per source running and one queued (coalesced). */
-  function refreshSource(src: SessionSource): Promise<void> {
-    const current = running.get(src.harness);
-    if (current) {
-      queued.add(src.harness);
-      return current;
+  /** Queues a refresh of `src` (`ids` null = everything) behind the one running, merging requests. */
+  function refreshSource(src: SessionSource, ids: string[] | null = null): Promise<void> {
+    let w = work.get(src.harness);
+    if (!w) {
+      w = { running: null, full: false, ids: new Set() };
+      work.set(src.harness, w);
     }
-    const p = listSource(src).finally(() => {
-      running.delete(src.harness);
-      if (queued.delete(src.harness) && !closed) void refreshSource(src);
-    });
-    running.set(src.harness, p);
-    return p;
+    if (ids === null) w.full = true;
+    else for (const id of ids) w.ids.add(id);
+    if (w.running) return w.running;
+    const state = w;
+    state.running = (async () => {
+      while (!closed && (state.full || state.ids.size > 0)) {
+        const full = state.full;
+        const only = [...state.ids];
+        state.full = false;
+        state.ids.clear();
+        if (full) await listSource(src);
+        else await getIds(src, only);
+      }
+      state.running = null;
+    })();
+    return state.running;
   }
 
-  function schedule(src: SessionSource): void {
-    if (closed || timers.has(src.harness)) return;
+  /** Debounced: ids from watch events accumulate; an event without ids (or a sweep) asks for a full re-list. */
+  function schedule(src: SessionSource, ids: string[] = []): void {
+    if (closed) return;
+    const acc = pendingIds.get(src.harness);
+    if (ids.length === 0) pendingIds.set(src.harness, null);
+    else if (acc !== null) pendingIds.set(src.harness, new Set([...(acc ?? []), ...ids]));
+    if (timers.has(src.harness)) return;
     const t = setTimeout(() => {
       timers.delete(src.harness);
-      void refreshSource(src);
+      const acc2 = pendingIds.get(src.harness);
+      pendingIds.delete(src.harness);
+      void refreshSource(src, acc2 ? [...acc2] : null);
     }, opts.debounceMs ?? 30);
     t.unref?.();
     timers.set(src.harness, t);
@@ -166,8 +214,7 @@ export function createHub(opts: HubOptions): Hub {
 
   if (opts.overlay) {
     const off = opts.overlay.subscribe((h) => {
-      const list = raw.get(h);
-      if (list && !closed) publishListing(h, list);
+      if (raw.has(h) && !closed) publishListing(h);
     });
     disposers.push(off);
   }
@@ -179,7 +226,7 @@ export function createHub(opts: HubOptions): Hub {
       markReady();
       for (const src of opts.sources) {
         try {
-          disposers.push(src.watch(() => schedule(src)));
+          disposers.push(src.watch((change) => schedule(src, change.ids)));
         } catch (e) {
           log(`[muster] ${src.harness} source cannot watch: ${(e as Error).message}`);
         }
@@ -244,7 +291,7 @@ export function createHub(opts: HubOptions): Hub {
           await d();
         } catch {}
       }
-      await Promise.allSettled([...running.values()]);
+      await Promise.allSettled([...work.values()].map((w) => w.running));
     },
   };
   return hub;

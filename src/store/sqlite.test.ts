@@ -67,3 +67,26 @@ test('a store written by a newer schema is refused, not corrupted', () => {
   assert.throws(() => migrate(db), /newer than this build/);
   db.close();
 });
+
+test('transcript index writes are batched per tick and survive close and reopen', async () => {
+  const t = tempDb();
+  try {
+    const store = openSqliteStore({ path: t.path });
+    for (let i = 0; i < 500; i++) store.transcriptIndex.put({ path: `/t/${i}.jsonl`, harness: 'claude', size: i, mtimeMs: i, offset: i, summary: { i } });
+    store.transcriptIndex.remove('/t/7.jsonl');
+    const peek = new Database(t.path, { readonly: true });
+    assert.equal((peek.prepare('SELECT count(*) n FROM transcript_index').get() as { n: number }).n, 0, 'not yet written: one batch per tick');
+    await new Promise((r) => setImmediate(r));
+    assert.equal((peek.prepare('SELECT count(*) n FROM transcript_index').get() as { n: number }).n, 499, 'one transaction wrote the batch');
+    peek.close();
+    store.transcriptIndex.put({ path: '/t/late.jsonl', harness: 'pi', size: 1, mtimeMs: 1, offset: 1, summary: null });
+    store.close();
+    const again = openSqliteStore({ path: t.path });
+    assert.equal(again.transcriptIndex.list('claude').length, 499);
+    assert.equal(again.transcriptIndex.get('/t/late.jsonl')?.harness, 'pi', 'close flushed the pending write');
+    assert.deepEqual(again.transcriptIndex.get('/t/3.jsonl')?.summary, { i: 3 });
+    again.close();
+  } finally {
+    t.cleanup();
+  }
+});

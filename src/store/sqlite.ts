@@ -10,8 +10,8 @@ import type { Harness } from '../sources/session.ts';
 import type { TranscriptIndex, TranscriptIndexEntry } from '../sources/contract.ts';
 import { migrate } from './migrations.ts';
 import { createSqliteGoalsRepository } from './goals.ts';
-import { createSqliteActionsRepository } from './actions.ts';
 import { createSqliteBoardRepository } from './board.ts';
+import { createSqliteActionsRepository } from './actions.ts';
 import { createSqlitePagesRepository } from './pages.ts';
 import { createSqliteLaunchesRepository } from './launches.ts';
 import { defaultSettings, validateSettingsPatch, type Settings } from './settings.ts';
@@ -54,6 +54,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     return out;
   };
 
+  const transcriptIndex = createSqliteTranscriptIndex(db);
   return {
     kind: 'sqlite',
     schemaVersion,
@@ -68,15 +69,16 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
         return readSettings();
       },
     },
-    transcriptIndex: createSqliteTranscriptIndex(db),
-    actions: createSqliteActionsRepository(db),
+    transcriptIndex,
     board: createSqliteBoardRepository(db),
+    actions: createSqliteActionsRepository(db),
     pages: createSqlitePagesRepository(db),
     launches: createSqliteLaunchesRepository(db),
     goals: createSqliteGoalsRepository(db),
     close() {
       if (closed) return;
       closed = true;
+      transcriptIndex.flush();
       db.close();
     },
   };
@@ -88,24 +90,55 @@ function toEntry(r: IndexRow): TranscriptIndexEntry {
   return { path: r.path, harness: r.harness as Harness, size: r.size, mtimeMs: r.mtime_ms, offset: r.offset, summary: JSON.parse(r.summary) as unknown };
 }
 
-function createSqliteTranscriptIndex(db: Database.Database): TranscriptIndex {
-  const get = db.prepare<[string], IndexRow>('SELECT * FROM transcript_index WHERE path = ?');
+/**
+ * The transcript index, cached in memory (loaded with one query on first use, so a warm start with
+ * thousands of files does one read instead of one per file) with writes batched into one transaction
+ * per tick (a cold scan's thousands of puts cost one fsync, not thousands). Losing the last tick of
+ * index progress in a crash only means re-reading those bytes.
+ */
+function createSqliteTranscriptIndex(db: Database.Database): TranscriptIndex & { flush(): void } {
   const put = db.prepare('INSERT OR REPLACE INTO transcript_index(path, harness, size, mtime_ms, offset, summary) VALUES (?, ?, ?, ?, ?, ?)');
   const del = db.prepare('DELETE FROM transcript_index WHERE path = ?');
-  const list = db.prepare<[string], IndexRow>('SELECT * FROM transcript_index WHERE harness = ?');
+  let byPath: Map<string, TranscriptIndexEntry> | null = null;
+  const dirty = new Map<string, TranscriptIndexEntry | null>();
+  let scheduled = false;
+
+  const load = (): Map<string, TranscriptIndexEntry> => {
+    if (byPath) return byPath;
+    byPath = new Map();
+    for (const r of db.prepare<[], IndexRow>('SELECT * FROM transcript_index').iterate()) byPath.set(r.path, toEntry(r));
+    return byPath;
+  };
+  const flush = (): void => {
+    scheduled = false;
+    if (dirty.size === 0) return;
+    const batch = [...dirty];
+    dirty.clear();
+    db.transaction(() => {
+      for (const [path, e] of batch) {
+        if (e) put.run(e.path, e.harness, e.size, e.mtimeMs, e.offset, JSON.stringify(e.summary ?? null));
+        else del.run(path);
+      }
+    })();
+  };
+  const schedule = (): void => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(flush);
+  };
   return {
-    get(path) {
-      const r = get.get(path);
-      return r ? toEntry(r) : undefined;
-    },
+    get: (path) => load().get(path),
     put(e) {
-      put.run(e.path, e.harness, e.size, e.mtimeMs, e.offset, JSON.stringify(e.summary ?? null));
+      load().set(e.path, e);
+      dirty.set(e.path, e);
+      schedule();
     },
     remove(path) {
-      del.run(path);
+      load().delete(path);
+      dirty.set(path, null);
+      schedule();
     },
-    list(harness) {
-      return list.all(harness).map(toEntry);
-    },
+    list: (harness) => [...load().values()].filter((e) => e.harness === harness),
+    flush,
   };
 }

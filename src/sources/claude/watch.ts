@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Disposer, SourceChange } from '../contract.ts';
 import { isUuid } from '../ids.ts';
 import { parseRegistryEntry, registryFilePid } from './registry.ts';
+import { watchTree } from '../fswatch/index.ts';
 
 export interface ClaudeWatchOptions {
   home: string;
@@ -27,7 +28,13 @@ function watchDir(dir: string, recursive: boolean, onEvent: (file: string | null
     while (!fs.existsSync(target) && path.dirname(target) !== target) target = path.dirname(target);
     const waiting = target !== dir;
     try {
-      watcher = fs.watch(target, { recursive: recursive && !waiting, persistent: false }, (_event, name) => {
+      if (recursive && !waiting) {
+        // Per-directory watches (projects/<slug>/), not Node 20's per-file recursive watch.
+        const tree = watchTree(target, (name) => onEvent(name), { maxDepth: 1, onRootGone: () => setImmediate(attach) });
+        watcher = { close: () => tree.close() } as fs.FSWatcher;
+        return;
+      }
+      watcher = fs.watch(target, { persistent: false }, (_event, name) => {
         if (waiting) {
           // Something appeared under an ancestor: move the watch closer (or onto the directory itself).
           const appeared = fs.existsSync(dir);

@@ -10,6 +10,7 @@ import { existsSync, watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Disposer, SourceChange } from '../contract.ts';
+import { watchTree } from '../fswatch/index.ts';
 import { threadIdFromRolloutName } from './rollout.ts';
 
 /** Debounce window in ms. */
@@ -41,7 +42,14 @@ export function watchCodexHome(home: string, onChange: (c: SourceChange) => void
 
   const open = (path: string, recursive: boolean, onEvent: (file: string | null) => void): FSWatcher | null => {
     try {
-      const w = watch(path, { recursive, persistent: false }, (_ev, file) => onEvent(file === null ? null : String(file)));
+      if (recursive) {
+        // sessions/YYYY/MM/DD: per-directory watches, not Node 20's per-file recursive watch.
+        const tree = watchTree(path, onEvent, { maxDepth: 3, onRootGone: () => fire(null) });
+        const w = { close: () => tree.close(), on: () => w } as unknown as FSWatcher;
+        watchers.add(w);
+        return w;
+      }
+      const w = watch(path, { persistent: false }, (_ev, file) => onEvent(file === null ? null : String(file)));
       w.on('error', () => { w.close(); watchers.delete(w); });
       watchers.add(w);
       return w;

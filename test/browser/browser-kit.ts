@@ -23,8 +23,10 @@ export interface BoardRig {
   base: string;
   token: string;
   child: ChildProcess;
-  /** Every URL the browser requested. */
+  /** Every URL the browser requested (including attempts the page's CSP stopped before the network). */
   requests: string[];
+  /** URLs the page's CSP refused: they never left the browser. */
+  blocked: string[];
   context: BrowserContext;
   page: Page;
   stop(): Promise<void>;
@@ -78,11 +80,13 @@ export async function startBoard(options: { colorScheme?: 'light' | 'dark'; prep
     viewport: { width: 1400, height: 860 },
   });
   const requests: string[] = [];
+  const blocked: string[] = [];
   context.on('request', (r) => void requests.push(r.url()));
+  context.on('requestfailed', (r) => void (r.failure()?.errorText === 'csp' && blocked.push(r.url())));
   const page = context.pages()[0] ?? (await context.newPage());
   let stopped = false;
   return {
-    home: t.home, claudeHome, boardUrl: envelope.boardUrl, base, token, child, requests, context, page,
+    home: t.home, claudeHome, boardUrl: envelope.boardUrl, base, token, child, requests, blocked, context, page,
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -95,9 +99,14 @@ export async function startBoard(options: { colorScheme?: 'light' | 'dark'; prep
   };
 }
 
-/** Requests that went anywhere but the daemon on 127.0.0.1 (data: and blob: stay in the page). */
-export function foreignRequests(requests: string[]): string[] {
-  return requests.filter((u) => !/^(data|blob):/.test(u) && new URL(u).hostname !== '127.0.0.1');
+/**
+ * Requests that left for anywhere but the daemon on 127.0.0.1: data: and blob: stay in the page,
+ * and an attempt the page's CSP refused never reaches the network (Excalidraw lists its CDN as a
+ * font fallback; the CSP is what guarantees it is never contacted).
+ */
+export function foreignRequests(requests: string[], blocked: string[] = []): string[] {
+  const stopped = new Set(blocked);
+  return requests.filter((u) => !/^(data|blob):/.test(u) && new URL(u).hostname !== '127.0.0.1' && !stopped.has(u));
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -1,3 +1,4 @@
+import './excalidraw-assets.ts';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import './board.css';

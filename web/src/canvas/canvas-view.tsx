@@ -3,7 +3,6 @@
  * character (a DOM control in scene coordinates). Drawings, notes and character positions are one
  * scene saved in the store and restored on reload.
  */
-import './asset-path.ts';
 import { Excalidraw, getSceneVersion } from '@excalidraw/excalidraw';
 import '@excalidraw/excalidraw/index.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';

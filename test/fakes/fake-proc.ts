@@ -151,6 +151,7 @@ export function createFakeProc(options: FakeProcOptions = {}): FakeProc {
       return liveHolders(path).length > 0;
     },
     lockHolders: (path) => (lockSupport ? liveHolders(path) : []),
+    lockHoldersMany: (paths) => new Map(paths.map((p) => [p, lockSupport ? liveHolders(p) : []])),
     signal(pid, signal) {
       const delivered = procs.has(pid);
       signals.push({ pid, signal, delivered });

@@ -5,7 +5,7 @@
  * see a conflict. One /proc/locks read filters by inode; only the few matches are confirmed through
  * the holder's open files (ProcPort.lockHolders), so 200 stale files cost 200 stats, not 200 scans.
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { isUuid } from '../ids.ts';
 import type { ProcPort } from '../proc/types.ts';
@@ -47,6 +47,7 @@ export function scanThreadLocks(home: string, proc: ProcPort, onError: (msg: str
   }
   const held: HeldThreadLock[] = [];
   const stale: string[] = [];
+  const files: { id: string; path: string; st: Stats }[] = [];
   for (const name of names.sort()) {
     if (!name.endsWith('.lock')) continue;
     const id = name.slice(0, -5);
@@ -55,7 +56,12 @@ export function scanThreadLocks(home: string, proc: ProcPort, onError: (msg: str
     let st;
     try { st = statSync(path); } catch { continue; } // raced with an unload
     if (!st.isFile()) continue;
-    const holderPids = inodes.has(st.ino) ? proc.lockHolders(path) : [];
+    files.push({ id, path, st });
+  }
+  // Only files whose inode the kernel lists are confirmed, all in one pass over the holders' fds.
+  const holders = proc.lockHoldersMany(files.filter((f) => inodes.has(f.st.ino)).map((f) => f.path));
+  for (const { id, path, st } of files) {
+    const holderPids = holders.get(path) ?? [];
     if (holderPids.length === 0) { stale.push(path); continue; }
     const loadedAtMs = Math.max(st.birthtimeMs || 0, st.ctimeMs, st.mtimeMs);
     held.push({ threadId: id.toLowerCase(), path, holderPids: [...holderPids].sort((a, b) => a - b), loadedAtMs });

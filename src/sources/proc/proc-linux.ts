@@ -107,6 +107,7 @@ export function createLinuxProc(options: LinuxProcOptions = {}): ProcPort {
     },
     probeLock: (path) => probe.probe(path),
     lockHolders: (path) => probe.holders(path),
+    lockHoldersMany: (paths) => probe.holdersMany(paths),
     signal(pid, signal) {
       // Never let a bad pid reach kill(): 0 and negatives address process groups.
       if (!Number.isInteger(pid) || pid <= 0) return false;

@@ -20,6 +20,8 @@ export interface LockProbe {
   probe(path: string): boolean | null;
   /** Pids whose open files confirm they hold a lock on `path`, ascending. */
   holders(path: string): number[];
+  /** holders() for many paths with one /proc/locks read and one fd-table read per candidate pid. */
+  holdersMany(paths: string[]): Map<string, number[]>;
 }
 
 interface Target {
@@ -86,6 +88,29 @@ export function createLockProbe(options: LockProbeOptions = {}): LockProbe {
     return false;
   };
 
+  /** Every file `pid` has open, by path and by device:inode, read once; null when unreadable. */
+  const openIdentities = (pid: number): { paths: Set<string>; ids: Set<string> } | null => {
+    const fdDir = `${root}/${pid}/fd`;
+    let fds: string[];
+    try {
+      fds = readdirSync(fdDir);
+    } catch {
+      return null;
+    }
+    const paths = new Set<string>();
+    const ids = new Set<string>();
+    for (const fd of fds) {
+      const link = readLinkOrNull(`${fdDir}/${fd}`);
+      if (!link?.startsWith('/')) continue;
+      paths.add(link);
+      try {
+        const st = statSync(`${fdDir}/${fd}`, { bigint: true });
+        ids.add(`${devToLocksText(st.dev)}:${st.ino.toString()}`);
+      } catch {}
+    }
+    return { paths, ids };
+  };
+
   return {
     probe(path) {
       const t = target(path);
@@ -102,6 +127,47 @@ export function createLockProbe(options: LockProbeOptions = {}): LockProbe {
       // subvolumes, overlayfs) or be another file system's inode. The holder's fds decide.
       for (const l of locks) if (l.pid > 0 && hasOpen(l.pid, t)) return true;
       return false;
+    },
+    holdersMany(paths) {
+      const out = new Map<string, number[]>();
+      const targets: Target[] = [];
+      for (const p of paths) {
+        out.set(p, []);
+        const t = target(p);
+        if (t !== 'missing' && t !== null) targets.push(t);
+      }
+      const text = targets.length > 0 ? readProcText(`${root}/locks`) : null;
+      if (text === null) return out;
+      const byIno = new Map<string, Target[]>();
+      for (const t of targets) byIno.set(t.ino, [...(byIno.get(t.ino) ?? []), t]);
+      const wanted = text.split('\n').filter((line) => {
+        const m = /:(\d+) /.exec(line);
+        return m !== null && byIno.has(m[1] as string);
+      });
+      const byPid = new Map<number, Target[]>();
+      for (const l of parseRawLocks(wanted.join('\n'))) {
+        if (l.blocked || l.pid <= 0) continue;
+        for (const t of byIno.get(l.inodeText) ?? []) byPid.set(l.pid, [...(byPid.get(l.pid) ?? []), t]);
+      }
+      for (const [pid, ts] of byPid) {
+        const open = openIdentities(pid);
+        for (const t of ts) {
+          if (!open) continue;
+          if (t.real === undefined) {
+            try {
+              t.real = realpathSync(t.path);
+            } catch {
+              t.real = t.path;
+            }
+          }
+          if (open.paths.has(t.real) || open.ids.has(`${t.dev}:${t.ino}`)) {
+            const list = out.get(t.path) as number[];
+            if (!list.includes(pid)) list.push(pid);
+          }
+        }
+      }
+      for (const list of out.values()) list.sort((a, b) => a - b);
+      return out;
     },
     holders(path) {
       const t = target(path);

@@ -68,6 +68,10 @@ describe('probeLock / lockHolders with a real flock holder', { skip: !canLock &&
       writeFileSync(other, '');
       assert.equal(proc.probeLock(other), false, 'a different file is free');
       assert.deepEqual(proc.lockHolders(other), []);
+      const many = proc.lockHoldersMany([file, other, join(dir, 'missing.lock')]);
+      assert.deepEqual(many.get(file), proc.lockHolders(file), 'the batched read agrees with the single one');
+      assert.deepEqual(many.get(other), []);
+      assert.deepEqual(many.get(join(dir, 'missing.lock')), []);
     } finally {
       killGroup(child);
     }

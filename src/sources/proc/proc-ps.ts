@@ -66,6 +66,7 @@ export function createPsProc(options: PsProcOptions = {}): ProcPort {
     locks: () => [],
     probeLock: () => null,
     lockHolders: () => [],
+    lockHoldersMany: (paths) => new Map(paths.map((p) => [p, []])),
     signal(pid, signal) {
       if (!Number.isInteger(pid) || pid <= 0) return false;
       try {

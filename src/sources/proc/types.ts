@@ -70,6 +70,11 @@ export interface ProcPort {
   probeLock(path: string): boolean | null;
   /** Pids holding a lock on `path` (via inode match, confirmed through /proc/<pid>/fd). */
   lockHolders(path: string): number[];
+  /**
+   * lockHolders for many files at once: one /proc/locks read and one fd-table read per candidate
+   * holder, so a daemon holding hundreds of locks costs one pass, not one per lock.
+   */
+  lockHoldersMany(paths: string[]): Map<string, number[]>;
   /** Sends a signal; returns false when the process is gone (ESRCH). */
   signal(pid: number, signal: NodeJS.Signals): boolean;
 }

@@ -96,6 +96,7 @@ test('an answer wakes the waiting call at once; it is committed before the wake,
   assert.ok(Date.now() - t0 < 200);
   assert.deepEqual(out, { status: 'answered', pageId: page.id, answer: 'postgres', choice: 1 });
   assert.ok(['answered', 'delivered'].includes(statusAtAnswerEvent));
+  await new Promise((r) => setImmediate(r)); // delivery is recorded right after the result is handed out
   const stored = await c.store.pages.get(page.id);
   assert.equal(stored?.status, 'delivered');
   assert.ok(stored?.deliveredAt);

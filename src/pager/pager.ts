@@ -150,11 +150,20 @@ export function createPager(opts: PagerOptions): Pager {
     });
   }
 
-  async function settle(page: Page): Promise<WaitOutcome> {
-    if (page.status === 'answered') {
-      const t = await repo.markDelivered(page.id, iso());
+  async function markDelivered(pageId: string): Promise<void> {
+    try {
+      const t = await repo.markDelivered(pageId, iso());
       if (t.changed && t.page) publish('page.delivered', t.page);
+    } catch (e) {
+      // The answer stays `answered` and is handed out again by the next wait: nothing is lost.
+      log(`[pager] cannot mark ${pageId} delivered: ${(e as Error).message}`);
     }
+  }
+
+  async function settle(page: Page): Promise<WaitOutcome> {
+    // The answer is already committed; recording its delivery (a synchronous fsync) waits until the
+    // result is on its way, so it stays off the answer → tool-result path.
+    if (page.status === 'answered') setImmediate(() => void markDelivered(page.id));
     if ((page.status === 'answered' || page.status === 'delivered') && page.answer) {
       return { status: 'answered', pageId: page.id, answer: page.answer.text, choice: page.answer.choice };
     }

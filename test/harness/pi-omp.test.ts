@@ -1,8 +1,9 @@
 /**
  * Real-harness tier for the pi and omp sources: the pinned `pi` (0.73.1) and `omp` (18.2.3) run
  * offline against the fake model in print mode, in RPC mode and interactively in a private tmux,
- * ended by SIGTERM (through the source's own `end`) and by SIGKILL; every step is asserted through
- * what the source lists. `listSessions` is the seam the lead will switch to `muster ls --json`.
+ * ended by SIGTERM (through `muster end`) and by SIGKILL; every step is asserted through what
+ * `muster ls --json` reports from a real daemon (the built CLI) reading that scenario's isolated home.
+ * Stale run-file counts, which ls cannot show, come from the daemon's GET /api/diagnostics.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,12 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { keywordHandler, lastUserText, startFakeModel } from '../fakes/fake-model/index.ts';
 import type { FakeModel, FakeRequest } from '../fakes/fake-model/index.ts';
-import { ensureHarnessCli, harnessEnv, runCli, startTmux } from './kit/index.ts';
-import type { HarnessCli, HarnessEnv, Pane, Tmux } from './kit/index.ts';
-import { createPiSource } from '../../src/sources/pi/index.ts';
-import { createOmpSource } from '../../src/sources/omp/index.ts';
-import type { SessionSource } from '../../src/sources/contract.ts';
-import type { Session } from '../../src/sources/session.ts';
+import { ensureHarnessCli, harnessEnv, runCli, startHarnessDaemon, startTmux } from './kit/index.ts';
+import type { HarnessCli, HarnessDaemon, HarnessEnv, Pane, Tmux } from './kit/index.ts';
 
 const SCENARIO_MS = 150_000;
 
@@ -29,6 +26,7 @@ for (const name of ['pi', 'omp'] as const) {
     let tmux: Tmux;
     const root = fs.mkdtempSync(path.join(os.tmpdir(), `muster-harness-${name}-`));
     const started: number[] = [];
+    const daemons: HarnessDaemon[] = [];
     let n = 0;
 
     before(async () => {
@@ -42,28 +40,19 @@ for (const name of ['pi', 'omp'] as const) {
       for (const pid of started) {
         try { process.kill(pid, 'SIGKILL'); } catch {}
       }
+      for (const d of daemons) await d.close();
       await tmux?.kill();
       await model?.close();
       fs.rmSync(root, { recursive: true, force: true });
     });
 
-    const freshEnv = (): HarnessEnv => harnessEnv(name, { root: path.join(root, `s${++n}`), modelUrl: model.url, binDir: cli.binDir });
-    /** The source for this isolated home; status extension not loaded (process evidence only). */
-    const source = (h: HarnessEnv): SessionSource =>
-      name === 'pi' ? createPiSource({ home: h.configDir, statusDir: null }) : createOmpSource({ home: path.join(h.home, '.omp'), statusDir: null });
-    /** What Muster reports for this home (later: `muster ls --json`). */
-    const listSessions = (h: HarnessEnv, s = source(h)): Promise<Session[]> => s.list();
-
-    async function waitForSession(h: HarnessEnv, what: string, pred: (s: Session) => boolean, timeoutMs = 30_000, src = source(h)): Promise<Session> {
-      const deadline = Date.now() + timeoutMs;
-      let last: Session[] = [];
-      for (;;) {
-        last = await listSessions(h, src);
-        const hit = last.find(pred);
-        if (hit) return hit;
-        if (Date.now() > deadline) throw new Error(`${what}: not seen within ${timeoutMs} ms; sessions: ${JSON.stringify(last, null, 1)}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+    /** A fresh isolated home per scenario, and a daemon that reads exactly that home. */
+    async function scenario(): Promise<{ h: HarnessEnv; d: HarnessDaemon }> {
+      const sRoot = path.join(root, `s${++n}`);
+      const h = harnessEnv(name, { root: sRoot, modelUrl: model.url, binDir: cli.binDir });
+      const d = await startHarnessDaemon({ homes: [h], root: sRoot });
+      daemons.push(d);
+      return { h, d };
     }
 
     const interactiveArgs = (h: HarnessEnv): string[] => [...h.argvPrefix, ...(name === 'omp' ? ['--no-title'] : [])];
@@ -93,10 +82,11 @@ for (const name of ['pi', 'omp'] as const) {
     }
 
     it(`${name} -p: dormant after exit, with title, tokens and cost`, { timeout: SCENARIO_MS }, async () => {
-      const h = freshEnv();
+      const { h, d } = await scenario();
       const r = await runCli(cli.bin, [...h.argvPrefix, '-p', 'TOOL_BASH please'], { cwd: h.cwd, env: h.env, timeoutMs: 90_000 });
       assert.equal(r.code, 0, r.stderr);
-      const [s, ...rest] = await listSessions(h);
+      // The last records may still be on their way through the daemon's watch.
+      const [s, ...rest] = await d.waitForList((l) => l.some((x) => x.tokens.output > 0 && x.costUsd !== null), 15_000, 'print session listed');
       assert.equal(rest.length, 0);
       assert.ok(s);
       assert.equal(s.live, false);
@@ -110,60 +100,61 @@ for (const name of ['pi', 'omp'] as const) {
     });
 
     it(`${name} --mode rpc: listed once its file exists, working during a slow turn, idle after, renamed, dormant after stdin closes`, { timeout: SCENARIO_MS }, async () => {
-      const h = freshEnv();
+      const { h, d } = await scenario();
       const rpc = startRpc(cli, h);
       started.push(rpc.child.pid ?? 0);
-      const src = source(h);
       // The session file appears only after the first assistant message, so the first turn is invisible.
       rpc.send({ id: 'p0', type: 'prompt', message: 'say hi' });
-      const first = await waitForSession(h, 'rpc session live and idle', (s) => s.live && s.status === 'idle', 30_000, src);
+      const first = await d.waitFor((s) => s.live && s.status === 'idle', 30_000, 'rpc session live and idle');
       assert.equal(first.pid, rpc.child.pid);
       assert.equal(first.canEnd, true);
       assert.equal(first.title, 'say hi');
       const state = await rpc.request({ id: 's1', type: 'get_state' });
       assert.equal(state['sessionId'], first.id, 'the listed id is the one the harness reports');
       rpc.send({ id: 'p1', type: 'prompt', message: 'SLOW4 hello over rpc' });
-      await waitForSession(h, 'rpc session working', (s) => s.id === first.id && s.live && s.status === 'working', 15_000, src);
-      const idle = await waitForSession(h, 'rpc session idle after agent_end', (s) => s.id === first.id && s.live && s.status === 'idle', 30_000, src);
+      await d.waitFor((s) => s.id === first.id && s.live && s.status === 'working', 15_000, 'rpc session working');
+      const idle = await d.waitFor((s) => s.id === first.id && s.live && s.status === 'idle', 30_000, 'rpc session idle after agent_end');
       assert.ok(idle.tokens.input > first.tokens.input, 'the second turn adds tokens');
       await rpc.request({ id: 'n1', type: 'set_session_name', name: 'rpc-demo' });
-      await waitForSession(h, 'rpc session renamed', (s) => s.id === first.id && s.title === 'rpc-demo', 10_000, src);
+      await d.waitFor((s) => s.id === first.id && s.title === 'rpc-demo', 10_000, 'rpc session renamed');
       rpc.child.stdin.end();
       assert.equal(await rpc.exited, 0);
-      const gone = await waitForSession(h, 'rpc session dormant', (s) => s.id === first.id && !s.live, 10_000, src);
+      const gone = await d.waitFor((s) => s.id === first.id && !s.live, 10_000, 'rpc session dormant');
       assert.equal(gone.status, 'ended');
       assert.equal(gone.title, 'rpc-demo');
-      if (name === 'omp') assert.equal(src.diagnostics().staleRegistryFiles, 1, 'omp leaves its run file behind on stdin close');
+      if (name === 'omp') assert.equal((await d.diagnostics('omp')).staleRegistryFiles, 1, 'omp leaves its run file behind on stdin close');
     });
 
     it(`${name} interactive in tmux: idle → working → idle, then ended by the source with SIGTERM`, { timeout: SCENARIO_MS }, async () => {
-      const h = freshEnv();
+      const { h, d } = await scenario();
       const pane = await startInteractive(h);
-      const src = source(h);
       await type(pane, 'say hi');
-      const first = await waitForSession(h, 'interactive session live and idle', (s) => s.live && s.pids.includes(pane.pid) && s.status === 'idle', 40_000, src);
+      const first = await d.waitFor((s) => s.live && s.pids.includes(pane.pid) && s.status === 'idle', 40_000, 'interactive session live and idle');
       assert.equal(first.title, 'say hi');
       await type(pane, 'SLOW4 hi interactive');
-      await waitForSession(h, 'interactive session working', (s) => s.id === first.id && s.live && s.status === 'working', 20_000, src);
-      const idle = await waitForSession(h, 'interactive session idle again', (s) => s.id === first.id && s.status === 'idle', 30_000, src);
+      await d.waitFor((s) => s.id === first.id && s.live && s.status === 'working', 20_000, 'interactive session working');
+      const idle = await d.waitFor((s) => s.id === first.id && s.status === 'idle', 30_000, 'interactive session idle again');
       assert.equal(idle.canEnd, true);
-      assert.deepEqual(await src.end(idle.id), { outcome: 'ended', signal: 'SIGTERM', pid: pane.pid });
-      const ended = await waitForSession(h, 'dormant after SIGTERM', (s) => s.id === first.id && !s.live, 20_000, src);
+      // `muster end` goes through the daemon to the source's end(): SIGTERM for pi and omp.
+      const r = await d.muster(['end', idle.id]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(r.json, { ok: true, ended: true, id: idle.id });
+      const ended = await d.waitFor((s) => s.id === first.id && !s.live, 20_000, 'dormant after SIGTERM');
       assert.equal(ended.status, 'ended');
-      assert.equal(src.diagnostics().staleRegistryFiles, 0, 'SIGTERM cleans up run files');
-      assert.equal((await src.end(idle.id)).outcome, 'not_running');
+      assert.ok(await tmux.isDead(pane.id), 'the pane process exited');
+      assert.equal((await d.diagnostics(name)).staleRegistryFiles, 0, 'SIGTERM cleans up run files');
+      assert.equal((await d.muster(['end', idle.id])).json.error?.code, 'not_running');
     });
 
     it(`${name} interactive in tmux, SIGKILL: dormant, leftovers counted, resumable`, { timeout: SCENARIO_MS }, async () => {
-      const h = freshEnv();
+      const { h, d } = await scenario();
       const pane = await startInteractive(h);
       await type(pane, 'hello before the kill');
-      const src = source(h);
-      const idle = await waitForSession(h, 'interactive session idle', (s) => s.live && s.pids.includes(pane.pid) && s.status === 'idle', 40_000, src);
+      const idle = await d.waitFor((s) => s.live && s.pids.includes(pane.pid) && s.status === 'idle', 40_000, 'interactive session idle');
       process.kill(pane.pid, 'SIGKILL');
-      const dead = await waitForSession(h, 'dormant after SIGKILL', (s) => s.id === idle.id && !s.live, 20_000, src);
+      const dead = await d.waitFor((s) => s.id === idle.id && !s.live, 20_000, 'dormant after SIGKILL');
       assert.equal(dead.status, 'ended');
-      if (name === 'omp') assert.equal(src.diagnostics().staleRegistryFiles, 1, 'the SIGKILLed run file is stale');
+      if (name === 'omp') assert.equal((await d.diagnostics('omp')).staleRegistryFiles, 1, 'the SIGKILLed run file is stale');
       assert.ok(dead.resumeArgv?.includes(dead.id));
     });
   });

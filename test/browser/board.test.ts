@@ -4,7 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { foreignRequests, screenshot, spawnFakeClaude, startBoard, writeClaudeSession, writeRegistry, type BoardRig, type FakeSession } from './browser-kit.ts';
+import { foreignRequests, screenshot, spawnFakeClaude, startBoard, waitInPage, writeClaudeSession, writeRegistry, type BoardRig, type FakeSession } from './browser-kit.ts';
 
 const LIVE: FakeSession = { id: '40437031-5c17-43a7-8062-c5f8980812c9', cwd: '/home/dev/muster', title: 'Wire the board to the hub' };
 const DORMANT: FakeSession = { id: '2e0e7aa2-3d62-481c-8a50-166cd0ac192f', cwd: '/home/dev/website', title: 'Fix the <b>pricing</b> page', ts: '2026-11-29T10:00:00.000Z' };
@@ -85,7 +85,7 @@ describe('board: list view in chromium', () => {
 
   it('dark scheme', async () => {
     await rig.page.emulateMedia({ colorScheme: 'dark' });
-    await rig.page.waitForFunction("document.documentElement.dataset.theme === 'dark'");
+    await waitInPage(rig.page, "document.documentElement.dataset.theme === 'dark'");
     await screenshot(rig.page, 'panel-dark');
     await rig.page.keyboard.press('Escape');
     await screenshot(rig.page, 'list-dark');

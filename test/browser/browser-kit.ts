@@ -115,3 +115,18 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path });
   return path;
 }
+
+/**
+ * Polls a JavaScript expression in the page until it is truthy; returns its value. (Playwright's
+ * waitForFunction with a string compiles it in the page, which our CSP — no 'unsafe-eval' — refuses;
+ * page.evaluate goes through the debugger protocol instead.)
+ */
+export async function waitInPage<T = unknown>(page: Page, expression: string, timeoutMs = 5000, everyMs = 10): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = (await page.evaluate(expression)) as T;
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${expression}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

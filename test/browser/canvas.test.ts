@@ -4,7 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { foreignRequests, screenshot, spawnFakeClaude, startBoard, writeClaudeSession, type BoardRig } from './browser-kit.ts';
+import { foreignRequests, screenshot, spawnFakeClaude, startBoard, writeClaudeSession, type BoardRig, waitInPage } from './browser-kit.ts';
 import { PNG_1PX, SVG_WITH_SCRIPT } from '../../src/board/board-fixtures.ts';
 
 const A = { id: '40437031-5c17-43a7-8062-c5f8980812c9', cwd: '/home/dev/muster', title: 'Board canvas' };
@@ -81,7 +81,7 @@ describe('board: canvas view in chromium', () => {
     const img = character(A.id).locator('img');
     await img.waitFor({ timeout: 5000 });
     assert.match((await img.getAttribute('src')) ?? '', /^\/api\/packs\/crew\/[0-9a-f]{24}\.png\?v=[0-9a-f]{64}$/);
-    await rig.page.waitForFunction(`document.querySelector('[data-key="claude:${A.id}"] img')?.naturalWidth === 1`, undefined, { timeout: 5000 });
+    await waitInPage(rig.page, `document.querySelector('[data-key="claude:${A.id}"] img')?.naturalWidth === 1`);
   });
 
   it('drag a character, reload: same place', async () => {
@@ -118,7 +118,7 @@ describe('board: canvas view in chromium', () => {
     assert.ok((await scene()).elements.some((e) => e.type === 'rectangle'));
     await screenshot(rig.page, 'canvas-light');
     await rig.page.emulateMedia({ colorScheme: 'dark' });
-    await rig.page.waitForFunction("document.documentElement.dataset.theme === 'dark'");
+    await waitInPage(rig.page, "document.documentElement.dataset.theme === 'dark'");
     await rig.page.waitForTimeout(300);
     await screenshot(rig.page, 'canvas-dark');
   });

@@ -29,7 +29,8 @@ export function placeSessions(sessions: Session[], saved: Record<string, Positio
     const members = (groups.get(name) ?? []).sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.id.localeCompare(b.id));
     const placed = members.filter((s) => saved[keyOf(s)]);
     const first = placed[0] ? saved[keyOf(placed[0])] : undefined;
-    const anchor = first ?? { x: 80 + column++ * GROUP_WIDTH, y: 120 };
+    // y 200: the group label above the first row must clear Excalidraw's toolbar.
+    const anchor = first ?? { x: 120 + column++ * GROUP_WIDTH, y: 200 };
     labels.push({ name, at: { x: anchor.x - 40, y: anchor.y - 80 } });
     let slot = placed.length;
     for (const s of members) {

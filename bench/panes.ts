@@ -162,6 +162,11 @@ async function focusRoundTrip(): Promise<void> {
     await tmux(['list-clients', '-F', '#{client_activity}\t#{client_name}']);
     await tmux(['switch-client', '-c', clientName, '-t', pane!]);
   });
+  const adapter = createTmuxPanes({ socket });
+  await measure('after: tmux part alone (adapter focus), 2 execs', 10, 8000, async () => {
+    const r = await adapter.focus(pane!);
+    if (r.outcome !== 'focused') throw new Error(`adapter focus: ${r.outcome}`);
+  });
   // The daemon's harness homes are all under the bench's HOME: nothing of the machine is scanned.
   const daemon = await createDaemon({ env: { PATH: process.env.PATH, MUSTER_HOME: join(root, 'muster'), HOME: home, MUSTER_TMUX_SOCKET: socket }, port: 0, log: () => {} });
   try {

@@ -1,7 +1,8 @@
 /**
  * The in-process status reporters Muster drops into harnesses that have no command hooks: an
  * OpenCode plugin and a pi/omp extension (both plain ES modules, no SDK import). Each posts its
- * harness's events to POST /api/hooks/<harness>/<event>, fire-and-forget with a 250 ms bound, and
+ * harness's events to POST /api/hooks/<harness>/<event>, fire-and-forget (2 s bound: nothing waits on
+ * it) except the shutdown post, which the harness awaits and which is bounded by 250 ms; each
  * finds the daemon from the wrapper's env or, when installed globally, from MUSTER_HOME's lock
  * record and token. The harness id is baked in: env would leak into agents started by agents.
  */
@@ -13,6 +14,7 @@ export const MARKER = '// muster-status: written by `muster`; `muster hooks unin
 function client(harness: Harness): string {
   return `${MARKER}
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -31,17 +33,39 @@ function target() {
   }
 }
 
-async function post(event, payload) {
+// node:http, not fetch: pi installs its own undici dispatcher for fetch, and posts through it never
+// arrived (observed with pi 0.73.1); node:http also starts faster. Bun (OpenCode, omp) supports it.
+function post(event, payload, timeoutMs = 2000) {
   const t = target();
-  if (!t) return;
-  try {
-    await fetch(t.api + '/hooks/' + HARNESS + '/' + encodeURIComponent(event), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer ' + t.token },
-      body: JSON.stringify({ payload, pid: process.pid, launchId: process.env.MUSTER_LAUNCH_ID || null }),
-      signal: AbortSignal.timeout(250),
-    });
-  } catch {}
+  if (!t) return Promise.resolve();
+  return new Promise((done) => {
+    let timer;
+    const finish = () => {
+      clearTimeout(timer);
+      done();
+    };
+    try {
+      const u = new URL(t.api + '/hooks/' + HARNESS + '/' + encodeURIComponent(event));
+      const body = JSON.stringify({ payload, pid: process.pid, launchId: process.env.MUSTER_LAUNCH_ID || null });
+      const req = request(
+        { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: 'Bearer ' + t.token } },
+        (res) => {
+          res.on('data', () => {});
+          res.on('end', finish);
+          res.on('error', finish);
+        },
+      );
+      timer = setTimeout(() => {
+        req.destroy();
+        finish();
+      }, timeoutMs);
+      if (timer.unref) timer.unref();
+      req.on('error', finish);
+      req.end(body);
+    } catch {
+      finish();
+    }
+  });
 }
 `;
 }
@@ -80,7 +104,7 @@ export default function muster(pi) {
     });
   }
   // The process is leaving: wait (at most 250 ms) so the post is not cut off.
-  pi.on('session_shutdown', async (_event, ctx) => post('session_shutdown', payload(ctx)));
+  pi.on('session_shutdown', async (_event, ctx) => post('session_shutdown', payload(ctx), 250));
 }
 `;
 }

@@ -297,4 +297,38 @@ describe('muster <harness>: the real CLIs wrapped, status from hooks, pages attr
     for (let i = 0; i < 2; i++) assert.equal((await d.muster(['hooks', 'uninstall', '--harness', 'claude'])).code, 0);
     assert.equal(fs.readFileSync(settings, 'utf8'), original, 'byte-identical after uninstall');
   });
+
+  it('opencode through the wrapper: the plugin loads from OPENCODE_CONFIG_DIR, busy → working, idle; a page names the session by its launch', { timeout: 400_000 }, async () => {
+    const s = await scenario('opencode');
+    const { h, d, api } = s;
+    const skip = (rel: string) => rel.startsWith('node_modules') || rel === 'package-lock.json';
+    const before = snapshot(h.configDir, skip);
+    const events = await d.events();
+    const pane = await wrapped(s, ['opencode']);
+    // The TUI drops keys typed before its prompt is drawn (slow under load).
+    await tmux.waitForText(pane.id, /Ask anything/, 180_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    await typeUntilSent(pane, 'SLOW3 hello from the wrapper');
+    const busy = await events.waitFor('session.status busy → working', isHook(null, 'working'), 60_000).catch(async (e: unknown) => {
+      throw new Error(`${(e as Error).message}\n--- pane ---\n${await tmux.capture(pane.id)}`);
+    });
+    const id = String(busy.data['sessionId']);
+    assert.match(id, /^ses_/);
+    await nthHook(events, id, 'idle', 1, 90_000);
+    const listed = await d.waitFor((x) => x.id === id && x.live, 60_000, 'opencode session listed live');
+    assert.equal(listed.status, 'idle');
+
+    // OpenCode's MCP calls carry no session id: the wrapper's x-muster-launch-id names it through the launch record.
+    await typeUntilSent(pane, 'TOOLCALL: muster/ask_operator {"question":"Which colour, opencode?"}');
+    const page = await answerPage(events, api, 'green');
+    assert.equal(page['sessionId'], id, `the page names the session: ${JSON.stringify(page['attribution'])}`);
+    await nthHook(events, id, 'idle', 2, 90_000);
+    const trace = hookStatuses(events, id);
+    assert.deepEqual(trace.slice(0, 4), ['working', 'idle', 'working', 'idle'], trace.join(' '));
+    await tmux.sendKeys(pane.id, 'C-c');
+    await d.waitFor((x) => x.id === id && !x.live, 60_000, 'not live after the TUI quit');
+    events.close();
+    const after = snapshot(h.configDir, skip);
+    for (const [rel, bytes] of before) assert.equal(after.get(rel), bytes, `${rel} is byte-identical`);
+  });
 });

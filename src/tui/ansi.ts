@@ -7,8 +7,11 @@
 
 export const ESC = '\x1b[';
 export const enterScreen = `${ESC}?1049h${ESC}?25l${ESC}?7l${ESC}2J`;
-/** Leaves the alternate screen, shows the cursor, re-enables autowrap, resets attributes. */
-export const leaveScreen = `${ESC}0m${ESC}?7h${ESC}?25h${ESC}?1049l`;
+/**
+ * Resets attributes, leaves the alternate screen, then re-enables autowrap and shows the cursor —
+ * after the switch, because some terminals (tmux) keep cursor modes per screen.
+ */
+export const leaveScreen = `${ESC}0m${ESC}?1049l${ESC}?7h${ESC}?25h`;
 /** Synchronized output (DEC 2026): terminals that know it paint a frame at once; others ignore it. */
 export const syncStart = `${ESC}?2026h`;
 export const syncEnd = `${ESC}?2026l`;

@@ -67,8 +67,8 @@ describe('operator TUI in a real tmux pane', () => {
     const set = await fetch(`${api.base}/api/settings`, { method: 'POST', headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ notifyDesktop: false, askWaitSeconds: 60 }) });
     assert.equal(set.status, 200, await set.text());
     sse = await openSse(api);
-    // Through a shell that prints the exit code afterwards, on the restored main screen.
-    tui = await tmux.newPane(['sh', '-c', '"$0" "$1"; echo "muster exited $?"', process.execPath, BIN], { cwd: proj, env: { ...env, TERM: 'xterm-256color' } });
+    // Through a shell that prints the exit code afterwards, on the restored main screen, then stays.
+    tui = await tmux.newPane(['sh', '-c', '"$0" "$1"; echo "muster exited $?"; exec sleep 60', process.execPath, BIN], { cwd: proj, env: { ...env, TERM: 'xterm-256color' } });
   });
 
   after(async () => {
@@ -147,7 +147,8 @@ describe('operator TUI in a real tmux pane', () => {
 
   it('quitting restores the terminal (main screen, cursor shown) and exits 0', async () => {
     await tmux.sendKeys(tui.id, 'q', { literal: true });
-    await until('the TUI exited', async () => ((await tmux.isDead(tui.id)) ? true : undefined), 5000);
+    // The shell stays (sleep) so the pane's modes are the ones the TUI left, not a dead pane's.
+    await tmux.waitForText(tui.id, /muster exited 0/, 5000);
     const [alt, cursor] = (await tmuxCmd(['display-message', '-p', '-t', tui.id, '#{alternate_on} #{cursor_flag}'])).trim().split(' ');
     assert.deepEqual({ alt, cursor }, { alt: '0', cursor: '1' });
     const text = await screen();

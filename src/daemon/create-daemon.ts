@@ -35,7 +35,10 @@ import { execFile } from 'node:child_process';
 import { createDesktopChannel, createNotifier, createPager, createWebhookChannel, type NotificationChannel, type RunResult } from '../pager/index.ts';
 import { pageRoutes } from '../server/routes/pages.ts';
 import { createMcpEndpoint } from '../server/routes/mcp.ts';
-import { createAuditorFactory, createGoals, createHookDecider, createPagerPagePort, type CommandRunner } from '../goals/index.ts';
+import { createAuditorFactory, createGoals, createHookDecider, createPagerPagePort, createStopHandoff, type CommandRunner } from '../goals/index.ts';
+import { claudeHooksConfig } from '../launch/plan-claude.ts';
+import { hookCommand } from '../launch/plan-types.ts';
+import { spawn } from 'node:child_process';
 import { goalRoutes } from '../server/routes/goals.ts';
 
 /** The desktop channel's real runner: argv without a shell, bounded to 5 s; never throws. */
@@ -58,6 +61,25 @@ const runCommand: CommandRunner = (argv, o) =>
     child.stdin?.on('error', () => {});
     child.stdin?.end(o.input ?? '');
   });
+
+/**
+ * A goal's next turn when Claude's Stop hook cannot deliver it: `claude --resume <id> -p <prompt>`,
+ * detached, with Muster's hooks injected through --settings (as the wrapper does) so its Stop hook
+ * keeps driving the goal. The hook finds this daemon through MUSTER_HOME in the inherited env.
+ */
+function resumeClaudeHeadless(env: NodeJS.ProcessEnv, input: { sessionId: string; prompt: string; cwd: string | null }): Promise<{ ok: true } | { ok: false; error: string }> {
+  const entry = process.argv[1];
+  const hookArgv = entry ? [process.execPath, ...process.execArgv, entry, 'hook'] : ['muster', 'hook'];
+  const settings = JSON.stringify(claudeHooksConfig((e) => hookCommand({ hookArgv }, 'claude', e)));
+  return new Promise((resolve) => {
+    const child = spawn('claude', ['--resume', input.sessionId, '-p', input.prompt, '--settings', settings], { cwd: input.cwd ?? undefined, env, detached: true, stdio: 'ignore' });
+    child.once('error', (e) => resolve({ ok: false, error: e.message }));
+    child.once('spawn', () => {
+      child.unref();
+      resolve({ ok: true });
+    });
+  });
+}
 
 export const DEFAULT_PORT = 6878;
 
@@ -131,7 +153,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     });
 
     const launches = createLaunchService({ repo: store.launches, overlay, bus });
-    const hooks = createHookService({ overlay, bus, link: (l, h, id) => launches.link(l, h, id), refresh: (h) => void hub.refresh(h), decide: (input, sessionId) => goalHookDecision(input, sessionId) });
+    const hooks = createHookService({ overlay, bus, link: (l, h, id) => launches.link(l, h, id), refresh: (h) => void hub.refresh(h), decide: (input, sessionId) => goalHookDecision.decide(input, sessionId), collect: (id, ms) => goalHookDecision.collect(id, ms) });
     const characters = createCharacterService({ repo: store.board, files: createFsPackFiles(paths.packs) });
     const scene = createSceneService({ repo: store.board });
     // Pager: pages in the store, channels read from settings at each page, MCP sessions per client.
@@ -174,6 +196,19 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     });
     const goalHookDecision = createHookDecider({
       onTurnFinished: (turn) => goals.onTurnFinished(turn),
+      // A Stop waits for an audit only when the session has an active goal; others answer at once.
+      hasActiveGoal: async (id) => (await goals.forSession(id))?.status === 'active',
+      auditTimeoutMs: async () => Number((await store.settings.all()).auditTimeoutSeconds) * 1000 || 120_000,
+      handoff: createStopHandoff({
+        repo: store.goals,
+        publish: (type, data) => void bus.publish(type, data),
+        log,
+        ops: {
+          exited: (id, pid) => (pid ? !proc.isAlive(pid) : !hub.get(id)?.live),
+          resumeHeadless: (input) => resumeClaudeHeadless(env, { ...input, cwd: input.cwd ?? hub.get(input.sessionId)?.cwd ?? null }),
+        },
+      }),
+      log,
       sessionTokens: (id) => {
         const t = hub.get(id)?.tokens;
         return t ? t.input + t.output + t.cacheRead + t.cacheWrite : null;

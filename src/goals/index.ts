@@ -17,4 +17,5 @@ export {
   type GoalSettings, type GoalsRepository, type PagePort, type ContinuationPort,
 } from './types.ts';
 export { createPagerPagePort, type PagerLike } from './pager-port.ts';
-export { createHookDecider, type HookDeciderOptions } from './hook-decision.ts';
+export { createHookDecider, type HookDecider, type HookDeciderOptions, type HandoffInput, type HandoffWhy, type StopHookAnswer } from './hook-decision.ts';
+export { createStopHandoff, type StopHandoffOptions, type StopHandoffOperations } from './stop-handoff.ts';

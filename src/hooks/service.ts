@@ -1,15 +1,16 @@
 /**
  * The daemon side of `muster hook`: a hook event becomes an exact status transition in the hub's
  * overlay (which pushes session.status.changed on SSE), links the wrapper's launch to its session,
- * and may answer with a decision. The decision is the goal driver's seam: `decide` (absent for now)
- * can answer a Claude/Codex `Stop` with `{ decision: 'block', reason }`, which `muster hook` prints
- * in the harness's own format so the turn continues.
+ * and may answer with a decision. The decision is the goal driver's seam: `decide` can answer a
+ * Claude/Codex `Stop` with `{ decision: 'block', reason }`, which `muster hook` prints in the
+ * harness's own format so the turn continues, or with a ticket the hook then waits on (`collect`).
  */
 import type { EventBus } from '../events/index.ts';
 import type { HookStatusOverlay } from '../hub/hook-status.ts';
 import { isSessionIdFor } from '../sources/ids.ts';
 import type { Harness } from '../sources/session.ts';
 import { sessionIdOf, transitionFor, type Transition } from './transitions.ts';
+import { STOP_WAIT_MAX_MS } from './stop-wait.ts';
 
 export interface HookInput {
   harness: Harness;
@@ -22,10 +23,8 @@ export interface HookInput {
   launchId: string | null;
 }
 
-export interface HookDecision {
-  decision: 'block';
-  reason: string;
-}
+/** A Stop's answer: block with the next instruction, or a ticket to wait for (a goal is being audited). */
+export type HookDecision = { decision: 'block'; reason: string } | { pending: true; decisionId: string; waitMs: number };
 
 export interface HookAnswer {
   sessionId: string | null;
@@ -42,6 +41,8 @@ export interface HookServiceOptions {
   refresh?(harness: Harness): void;
   /** The goal driver's seam. Default: never decides. */
   decide?(input: HookInput, sessionId: string | null): Promise<HookDecision | null>;
+  /** Waits for a pending decision (a hook's second request, payload `muster_decision_id`). Default: none. */
+  collect?(decisionId: string, waitMs: number): Promise<HookDecision | null>;
   /** Epoch ms. Default: Date.now. */
   clock?(): number;
 }
@@ -54,6 +55,13 @@ export function createHookService(opts: HookServiceOptions): HookService {
   const clock = opts.clock ?? Date.now;
   return {
     async receive(input) {
+      // The second request of a Stop hook waiting on a goal decision: no new event, only the wait.
+      const ticket = input.payload.muster_decision_id;
+      if (typeof ticket === 'string') {
+        const wait = Number(input.payload.muster_wait_ms);
+        const decision = opts.collect ? await opts.collect(ticket, Number.isFinite(wait) && wait > 0 ? Math.min(wait, STOP_WAIT_MAX_MS) : 0) : null;
+        return { sessionId: null, transition: null, decision };
+      }
       const at = clock();
       const raw = sessionIdOf(input.harness, input.payload);
       const sessionId = raw !== null && isSessionIdFor(input.harness, raw) ? raw : null;

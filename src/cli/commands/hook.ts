@@ -4,13 +4,19 @@
  * daemon and exits 0 within the bound whatever happens (fail open; never starts a daemon).
  * Its stdout belongs to the harness's hook protocol, so unlike other commands it prints no envelope:
  * only a decision, when the daemon answers a Stop with one (the goal driver's seam), in the format
- * Claude and Codex read: `{"decision":"block","reason":"…"}`.
+ * Claude and Codex read: `{"decision":"block","reason":"…"}`. A Stop of a session with an active goal
+ * is answered at once with a ticket; the hook then waits for the audit's decision in a second request,
+ * up to the ticket's waitMs and never past STOP_WAIT_MAX_MS (below the Stop entry's own timeout).
  */
 import type { CommandContext } from '../command.ts';
 import { findDaemon, postJson, readStdin, trimPayload } from '../../hooks/post-event.ts';
+import { blockCapFrom, STOP_WAIT_MAX_MS } from '../../hooks/stop-wait.ts';
 
 /** Total budget for the post (connect + answer), ms. Default 250; MUSTER_HOOK_TIMEOUT_MS overrides. */
 const DEFAULT_DEADLINE_MS = 250;
+
+/** The final report the auditor judges: kept whole up to this many characters (other strings are trimmed to 500); 50k keeps the post under the route's 256 KiB limit. */
+const REPORT_MAX = 50_000;
 
 function parsePayload(text: string): Record<string, unknown> {
   try {
@@ -30,18 +36,33 @@ export async function run({ args, env }: CommandContext): Promise<number> {
   const deadline = Number(env.MUSTER_HOOK_TIMEOUT_MS) > 0 ? Number(env.MUSTER_HOOK_TIMEOUT_MS) : DEFAULT_DEADLINE_MS;
   const started = Date.now();
   const target = findDaemon(env);
-  // No daemon recorded: leave at once, without waiting for stdin (the harness ignores EPIPE on hooks).
+  // No daemon recorded: leave at once without reading stdin (Claude 2.1.332 still reports the hook a success).
   if (!target) return 0;
   const text = argJson ?? (await readStdin(Math.min(200, deadline)));
   const pid = Number(env.CLAUDE_PID);
+  const raw = parsePayload(text);
+  const payload = trimPayload(raw);
+  if (event === 'Stop') {
+    if (typeof raw.last_assistant_message === 'string') payload.last_assistant_message = raw.last_assistant_message.slice(0, REPORT_MAX);
+    // Claude overrides blocks past this cap; the daemon hands such a continuation off instead.
+    if (harness === 'claude') payload.muster_block_cap = blockCapFrom(env);
+  }
   const body = {
-    payload: trimPayload(parsePayload(text)),
+    payload,
     pid: Number.isSafeInteger(pid) && pid > 0 ? pid : null,
     launchId: env.MUSTER_LAUNCH_ID ?? null,
   };
   const path = `/hooks/${encodeURIComponent(harness)}/${encodeURIComponent(event)}`;
   const answer = await postJson(target, path, body, Math.max(20, deadline - (Date.now() - started)));
-  const d = answer?.decision as { decision?: unknown; reason?: unknown } | null | undefined;
+  let d = answer?.decision as { decision?: unknown; reason?: unknown; pending?: unknown; decisionId?: unknown; waitMs?: unknown } | null | undefined;
+  if (d && d.pending === true && typeof d.decisionId === 'string' && event === 'Stop') {
+    const waitMs = Math.min(typeof d.waitMs === 'number' && d.waitMs > 0 ? d.waitMs : 0, STOP_WAIT_MAX_MS - (Date.now() - started));
+    const wait = { payload: { muster_decision_id: d.decisionId, muster_wait_ms: waitMs }, pid: null, launchId: null };
+    // The post's own bound: the daemon answers null at waitMs; a little slack for the answer to travel.
+    const later = await postJson(target, path, wait, waitMs + 1000);
+    d = later?.decision as typeof d;
+    if (!later && env.MUSTER_DEBUG) process.stderr.write('[muster hook] no goal decision in time; the daemon continues the goal another way\n');
+  }
   if (d && d.decision === 'block' && typeof d.reason === 'string' && event === 'Stop') {
     process.stdout.write(`${JSON.stringify({ decision: 'block', reason: d.reason })}\n`);
   }

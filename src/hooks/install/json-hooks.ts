@@ -14,7 +14,8 @@ export interface JsonHooksOptions {
   command(event: string): string;
   /** Claude groups carry `matcher: ""`; Codex groups have none. */
   matcher: boolean;
-  timeoutS: number;
+  /** Seconds, or per event (Claude's Stop waits for a goal's audit). */
+  timeoutS: number | ((event: string) => number);
 }
 
 function parse(text: string | null, path: string): Json {
@@ -49,7 +50,7 @@ export function jsonHooksEdit(o: JsonHooksOptions): FileEdit {
       for (const e of o.events) {
         const existing = hooks[e];
         if (existing !== undefined && !Array.isArray(existing)) throw new MalformedConfig(`${o.path}: hooks.${e} is not an array; Muster left it untouched`);
-        const group: Json = { ...(o.matcher ? { matcher: '' } : {}), hooks: [{ type: 'command', command: o.command(e), timeout: o.timeoutS }] };
+        const group: Json = { ...(o.matcher ? { matcher: '' } : {}), hooks: [{ type: 'command', command: o.command(e), timeout: typeof o.timeoutS === 'number' ? o.timeoutS : o.timeoutS(e) }] };
         hooks[e] = [...((existing as unknown[] | undefined) ?? []), group];
       }
       return `${JSON.stringify({ ...doc, hooks }, null, 2)}\n`;

@@ -11,6 +11,7 @@ import { hookCommand } from '../../launch/plan-types.ts';
 import { MARKER, opencodePluginSource, piExtensionSource } from '../../launch/status-scripts.ts';
 import { jsonHooksEdit, ownedFileEdit } from './json-hooks.ts';
 import { codexNotifyEdit } from './toml-notify.ts';
+import { claudeHookTimeoutS } from '../stop-wait.ts';
 import type { FileEdit } from './engine.ts';
 
 /** Codex events that load from hooks.json (codex.md §9; `Notification` is ignored by Codex). */
@@ -52,7 +53,7 @@ function claudeTarget(ctx: TargetContext): Target {
   const path = join(claudeDir(ctx.env), 'settings.json');
   return {
     harness: 'claude',
-    edits: [jsonHooksEdit({ path, harness: 'claude', events: CLAUDE_HOOK_EVENTS, command: (e) => hookCommand(ctx, 'claude', e), matcher: true, timeoutS: 5 })],
+    edits: [jsonHooksEdit({ path, harness: 'claude', events: CLAUDE_HOOK_EVENTS, command: (e) => hookCommand(ctx, 'claude', e), matcher: true, timeoutS: claudeHookTimeoutS })],
     accepted() {
       // Claude hot-reloads settings.json; only disableAllHooks turns them off.
       const text = readText(path);

@@ -1,0 +1,70 @@
+/**
+ * Where a continuation goes when the Stop hook cannot deliver it (hook-decision.ts `handoff`): Claude
+ * stopped honouring blocks (its consecutive-block cap), or the hook was gone before the decision was.
+ * Either way the turn has ended. Once the session's process has exited (print mode), the next turn
+ * runs headless as `claude --resume <id> -p "<continuation>"` with the Stop hook injected again, so the
+ * hook keeps driving it. A session still open after the wait (interactive) is not resumed in a second
+ * process (Claude does not guard against that): the goal is paused with the reason instead. Either
+ * way a `goal.handoff` event says which path was taken, and the log says so too.
+ */
+import type { HandoffInput } from './hook-decision.ts';
+import type { GoalsRepository } from './types.ts';
+
+export interface StopHandoffOperations {
+  /** True once the session's process has exited (pid when known, else the session's liveness). Must not throw. */
+  exited(sessionId: string, pid: number | null): boolean;
+  /** Starts `claude --resume <id> -p <prompt>` with Muster's hooks, detached. Must not throw. */
+  resumeHeadless(input: { sessionId: string; prompt: string; cwd: string | null }): Promise<{ ok: true } | { ok: false; error: string }>;
+  /** Resolves after `ms`. Default: setTimeout (unref'd). */
+  sleep?(ms: number): Promise<void>;
+}
+
+export interface StopHandoffOptions {
+  repo: GoalsRepository;
+  ops: StopHandoffOperations;
+  publish(type: string, data: unknown): void;
+  /** How long to wait for the stopped process to exit before treating the session as interactive, ms. Default: 15000. */
+  exitWaitMs?: number;
+  clock?: () => number;
+  log?(line: string): void;
+}
+
+const POLL_MS = 100;
+
+const WHY: Record<HandoffInput['why'], string> = {
+  block_cap: "Claude's cap on consecutive Stop-hook blocks was reached",
+  hook_gone: 'the Stop hook was gone before the audit finished (hook timeout or daemon unreachable)',
+};
+
+export function createStopHandoff(o: StopHandoffOptions): (input: HandoffInput) => Promise<void> {
+  const clock = o.clock ?? Date.now;
+  const log = o.log ?? (() => {});
+  const sleep = o.ops.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()));
+  const exitWait = o.exitWaitMs ?? 15_000;
+
+  async function pause(input: HandoffInput, detail: string): Promise<void> {
+    const g = await o.repo.getBySession(input.sessionId);
+    if (!g || g.status !== 'active') return;
+    const now = new Date(clock()).toISOString();
+    const next = { ...g, status: 'paused' as const, reason: `${WHY[input.why]}; ${detail}`, updatedAt: now };
+    if (await o.repo.update(next, 'active')) o.publish('goal.updated', next);
+    o.publish('goal.handoff', { goalId: g.id, sessionId: g.sessionId, why: input.why, via: 'paused', detail: next.reason });
+    log(`[goals] ${g.id} paused: ${next.reason}`);
+  }
+
+  return async (input) => {
+    if (input.harness !== 'claude') return pause(input, `no other way to send ${input.harness} the next turn; answer in the session, then muster goal resume`);
+    const deadline = clock() + exitWait;
+    while (!o.ops.exited(input.sessionId, input.pid)) {
+      if (clock() >= deadline) return pause(input, 'the session is still open, so it was not resumed in a second process; send the next prompt there, then muster goal resume');
+      await sleep(POLL_MS);
+    }
+    const g = await o.repo.getBySession(input.sessionId);
+    // Paused or cleared meanwhile: the operator's word wins.
+    if (!g || g.status !== 'active') return;
+    const sent = await o.ops.resumeHeadless({ sessionId: input.sessionId, prompt: input.prompt, cwd: input.cwd });
+    if (!sent.ok) return pause(input, `claude --resume failed: ${sent.error}`);
+    o.publish('goal.handoff', { goalId: g.id, sessionId: g.sessionId, why: input.why, via: 'resume', detail: `${WHY[input.why]}; continued with claude --resume ${g.sessionId} -p` });
+    log(`[goals] ${g.id}: ${WHY[input.why]}; continued with claude --resume ${g.sessionId} -p`);
+  };
+}

@@ -8,12 +8,12 @@ import { BIN, envFor, tempHome, waitExit } from './kit.ts';
 
 const ROUNDS = Number(process.env.MUSTER_RACE_ROUNDS ?? 20);
 
-interface Outcome { pid: number; code: number | null; stdout: string; stderr: string; kill(): void; exited: Promise<number | null> }
+interface Outcome { pid: number; code: number | null; stdout: string; stderr: string; kill(): void; signal(): string | null; exited: Promise<number | null> }
 
 function startServe(env: NodeJS.ProcessEnv): Promise<Outcome> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const o: Outcome = { pid: child.pid!, code: null, stdout: '', stderr: '', kill: () => child.kill('SIGTERM'), exited: waitExit(child, 60_000) };
+    const o: Outcome = { pid: child.pid!, code: null, stdout: '', stderr: '', kill: () => child.kill('SIGTERM'), signal: () => child.signalCode, exited: waitExit(child, 60_000) };
     child.stdout.on('data', (d: Buffer) => {
       o.stdout += d.toString();
       if (o.stdout.includes('\n')) resolve(o); // the winner printed its envelope
@@ -44,7 +44,8 @@ it(`10 concurrent serve, ${ROUNDS} rounds: exactly one wins, nine report already
         assert.match(env.error.message, new RegExp(`already running \\(pid ${winner.pid}\\)`));
       }
       winner.kill();
-      assert.equal(await winner.exited, 0);
+      const code = await winner.exited;
+      assert.equal(code, 0, `round ${round}: the winner exits cleanly on SIGTERM (signal ${winner.signal()}; stderr: ${winner.stderr.slice(-500)})`);
       const left = readdirSync(t.home).filter((f) => f.startsWith('muster.db.lock'));
       assert.deepEqual(left, [], `round ${round}: leftovers ${left.join(', ')}`);
     }

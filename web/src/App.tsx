@@ -10,7 +10,7 @@ import { ListView } from './list-view.tsx';
 import { SessionPanel } from './session-panel.tsx';
 import { useBoard } from './use-board.ts';
 import { useTheme } from './theme.ts';
-import { keyOf, type Session } from './types.ts';
+import { keyOf, type Page, type Session } from './types.ts';
 
 const CanvasView = lazy(() => import('./canvas/canvas-view.tsx'));
 type View = 'list' | 'canvas';
@@ -38,9 +38,9 @@ export function App() {
   // `version` is the change signal of the mutable map.
   const sessions = useMemo(() => [...data.sessions.values()], [data.version]);
   const byId = useMemo(() => new Map(sessions.map((s) => [s.id, s])), [sessions]);
-  const pageCounts = useMemo(() => {
-    const m = new Map<string, number>();
-    for (const p of data.pages) if (p.sessionId) m.set(p.sessionId, (m.get(p.sessionId) ?? 0) + 1);
+  const pagesBySession = useMemo(() => {
+    const m = new Map<string, Page[]>();
+    for (const p of data.pages) if (p.sessionId) m.set(p.sessionId, [...(m.get(p.sessionId) ?? []), p]);
     return m;
   }, [data.pages]);
   const counts = useMemo(() => {
@@ -53,6 +53,8 @@ export function App() {
     return c;
   }, [sessions]);
   const open = useCallback((s: Session) => setSelected(keyOf(s)), []);
+  const { refreshPages } = data;
+  const pagesChanged = useCallback(() => void refreshPages(), [refreshPages]);
   const go = (v: View) => {
     location.hash = v === 'canvas' ? 'canvas' : '';
     setView(v);
@@ -73,21 +75,21 @@ export function App() {
           <button type="button" className={view === 'list' ? 'on' : ''} onClick={() => go('list')} data-testid="view-list">List</button>
           <button type="button" className={view === 'canvas' ? 'on' : ''} onClick={() => go('canvas')} data-testid="view-canvas">Canvas</button>
         </nav>
-        <Inbox pages={data.pages} available={data.pagesAvailable} sessionsById={byId} onChanged={() => void data.refreshPages()} />
+        <Inbox pages={data.pages} available={data.pagesAvailable} sessionsById={byId} onChanged={pagesChanged} />
         <button type="button" className="quiet" onClick={() => setShowCharacters(true)} data-testid="open-characters">Characters</button>
         <button type="button" className="quiet" onClick={theme.cycle} title="colour scheme" data-testid="theme">{theme.setting === 'system' ? '◐ auto' : theme.setting === 'dark' ? '☾ dark' : '☀ light'}</button>
       </header>
       {data.error && <p className="error banner" role="alert">{data.error}</p>}
       <main>
         {view === 'list' ? (
-          <ListView sessions={sessions} board={data.characters} now={now} selectedKey={selected} pageCounts={pageCounts} onOpen={open} />
+          <ListView sessions={sessions} board={data.characters} now={now} selectedKey={selected} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged} />
         ) : (
           <Suspense fallback={<p className="muted loading">Loading the canvas…</p>}>
-            <CanvasView sessions={sessions} board={data.characters} theme={theme.effective} pageCounts={pageCounts} onOpen={open} />
+            <CanvasView sessions={sessions} board={data.characters} theme={theme.effective} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged} />
           </Suspense>
         )}
         {current && (
-          <SessionPanel session={current} board={data.characters} pages={data.pages} now={now} onClose={() => setSelected(null)} onPagesChanged={() => void data.refreshPages()} />
+          <SessionPanel session={current} board={data.characters} pages={data.pages} goal={data.goals.get(current.id)} goalsAvailable={data.goalsAvailable} onGoal={data.setGoal} now={now} onClose={() => setSelected(null)} onPagesChanged={pagesChanged} />
         )}
       </main>
       {showCharacters && data.characters && <CharactersDialog board={data.characters} onClose={() => setShowCharacters(false)} onChanged={() => void data.refreshCharacters()} />}

@@ -36,3 +36,10 @@ export const HARNESS_MARK: Record<string, string> = { claude: 'CC', codex: 'CX',
 
 /** Sort rank of a status: who needs the operator comes first. */
 export const STATUS_RANK: Record<string, number> = { waiting: 0, stuck: 1, working: 2, idle: 3, ended: 4 };
+
+/** A count in a few characters (1234 → 1.2k). */
+export function compact(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}

@@ -1,79 +1,66 @@
 /**
  * The default view: a dense, sortable table of every session — waiting first — with filters,
- * search and keyboard navigation (↑/↓ or j/k to move, Enter to open, / to search). Rows are
- * memoised on the session object, so an SSE change re-renders one row, not 1,000.
+ * search and keyboard navigation (↑/↓ or j/k to move, Enter to open, / to search). The table is
+ * virtualised: only the rows in the scrolled window (plus a small overscan) are in the DOM, between
+ * two spacer rows, so 1,000 sessions cost what 30 do. Row order is patched, not re-sorted, when a
+ * live change leaves it valid (list-order.ts).
  */
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
-import { CharacterFace } from './character-face.tsx';
-import { HARNESS_MARK, STATUS_RANK, ago, basename, cost, tokens, totalTokens } from './format.ts';
-import { keyOf, type BoardCharacters, type Session } from './types.ts';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { HARNESS_MARK, STATUS_RANK, basename } from './format.ts';
+import { NO_FILTERS, orderRows, type Filters, type Ordered, type Sort, type SortKey } from './list-order.ts';
+import { ROW_H, Row } from './list-row.tsx';
+import { keyOf, type BoardCharacters, type GoalView, type Page, type Session } from './types.ts';
 
-type SortKey = 'status' | 'title' | 'harness' | 'repo' | 'tokens' | 'cost' | 'activity';
-export interface Filters { harness: string; status: string; repo: string; live: string; q: string }
-export const NO_FILTERS: Filters = { harness: '', status: '', repo: '', live: '', q: '' };
+export { NO_FILTERS, filterSessions, type Filters } from './list-order.ts';
 
-const byStatus = (a: Session, b: Session) =>
-  Number(b.live) - Number(a.live) || (STATUS_RANK[a.status] ?? 9) - (STATUS_RANK[b.status] ?? 9) || (b.lastActivityAt ?? '').localeCompare(a.lastActivityAt ?? '');
-const SORTS: Record<SortKey, (a: Session, b: Session) => number> = {
-  status: byStatus,
-  title: (a, b) => a.title.localeCompare(b.title),
-  harness: (a, b) => a.harness.localeCompare(b.harness) || byStatus(a, b),
-  repo: (a, b) => (a.repoRoot ?? a.cwd ?? '').localeCompare(b.repoRoot ?? b.cwd ?? '') || byStatus(a, b),
-  tokens: (a, b) => totalTokens(b) - totalTokens(a),
-  cost: (a, b) => (b.costUsd ?? -1) - (a.costUsd ?? -1),
-  activity: (a, b) => (b.lastActivityAt ?? '').localeCompare(a.lastActivityAt ?? ''),
-};
-
-export function filterSessions(all: Session[], f: Filters): Session[] {
-  const q = f.q.trim().toLowerCase();
-  return all.filter(
-    (s) =>
-      (!f.harness || s.harness === f.harness) &&
-      (!f.status || s.status === f.status) &&
-      (!f.repo || (s.repoRoot ?? s.cwd) === f.repo) &&
-      (!f.live || String(s.live) === f.live) &&
-      (!q || [s.title, s.id, s.repoRoot, s.cwd, s.branch, s.waitingFor, s.model].some((v) => v?.toLowerCase().includes(q))),
-  );
-}
-
-const Row = memo(function Row({ s, board, selected, cursor, now, pages, onOpen }: { s: Session; board: BoardCharacters | null; selected: boolean; cursor: boolean; now: number; pages: number; onOpen(s: Session): void }) {
-  return (
-    <tr className={`row st-${s.status}${selected ? ' selected' : ''}${cursor ? ' cursor' : ''}${s.live ? '' : ' dormant'}`} data-key={keyOf(s)} data-status={s.status} onClick={() => onOpen(s)} aria-selected={selected}>
-      <td><span className={`mark h-${s.harness}`}>{HARNESS_MARK[s.harness] ?? s.harness}</span></td>
-      <td className="c-face"><CharacterFace board={board} session={s} size={22} />{pages > 0 && <span className="page-dot" title={`${pages} page(s)`}>{pages}</span>}</td>
-      <td className="c-title" title={s.title}>{s.title || <span className="muted">untitled</span>}</td>
-      <td className="c-repo" title={s.cwd ?? ''}>{basename(s.repoRoot ?? s.cwd)}{s.branch && <span className="branch"> {s.branch}</span>}</td>
-      <td className="c-status">
-        <span className={`pill st-${s.status}`}>{s.status}</span> <span className="muted">{ago(s.statusSince, now)}</span>
-        {s.waitingFor && <div className="waiting-for" title={s.waitingFor}>{s.waitingFor}</div>}
-      </td>
-      <td className="num">{tokens(s)}</td>
-      <td className="num">{cost(s.costUsd)}</td>
-      <td className="num muted">{ago(s.lastActivityAt, now)}</td>
-      <td>{s.live ? <span className="live-dot">live</span> : <span className="muted">ended</span>}</td>
-    </tr>
-  );
-});
+/** Rows rendered above and below the visible window. */
+const OVERSCAN = 8;
 
 export interface ListViewProps {
   sessions: Session[];
   board: BoardCharacters | null;
   now: number;
   selectedKey: string | null;
-  pageCounts: Map<string, number>;
+  pagesBySession: Map<string, Page[]>;
+  goalsBySession: Map<string, GoalView>;
   onOpen(s: Session): void;
+  onPagesChanged(): void;
 }
 
-export function ListView({ sessions, board, now, selectedKey, pageCounts, onOpen }: ListViewProps) {
+/** The scrolled window of the table body: which rows are visible. */
+function useWindow(scroller: React.RefObject<HTMLElement | null>, body: React.RefObject<HTMLElement | null>) {
+  const [win, setWin] = useState({ top: 0, height: typeof window === 'undefined' ? 800 : window.innerHeight });
+  const measure = useCallback(() => {
+    const el = scroller.current;
+    const b = body.current;
+    if (!el || !b) return;
+    // The body's offset inside the scroller (filters and header above it), so scrollTop maps to a row.
+    const top = el.scrollTop - (b.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop);
+    setWin((w) => (w.top === top && w.height === el.clientHeight ? w : { top, height: el.clientHeight }));
+  }, [scroller, body]);
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    el.addEventListener('scroll', measure, { passive: true });
+    return () => (ro.disconnect(), el.removeEventListener('scroll', measure));
+  }, [scroller, measure]);
+  return win;
+}
+
+export function ListView({ sessions, board, now, selectedKey, pagesBySession, goalsBySession, onOpen, onPagesChanged }: ListViewProps) {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
-  const [sort, setSort] = useState<{ key: SortKey; dir: 1 | -1 }>({ key: 'status', dir: 1 });
+  const [sort, setSort] = useState<Sort>({ key: 'status', dir: 1 });
   const [cursor, setCursor] = useState(0);
   const search = useRef<HTMLInputElement>(null);
+  const scroller = useRef<HTMLElement>(null);
+  const body = useRef<HTMLTableSectionElement>(null);
+  const order = useRef<Ordered | null>(null);
   const repos = useMemo(() => [...new Set(sessions.map((s) => s.repoRoot ?? s.cwd).filter((r): r is string => !!r))].sort(), [sessions]);
-  const rows = useMemo(() => {
-    const list = filterSessions(sessions, filters).sort(SORTS[sort.key]);
-    return sort.dir === 1 ? list : list.reverse();
-  }, [sessions, filters, sort]);
+  const rows = useMemo(() => (order.current = orderRows(order.current, sessions, filters, sort)).rows, [sessions, filters, sort]);
+  const win = useWindow(scroller, body);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -83,6 +70,8 @@ export function ListView({ sessions, board, now, selectedKey, pageCounts, onOpen
         search.current?.focus();
         return;
       }
+      // Keys typed into the panel's forms (goal, page answers) are theirs, not the list's.
+      if (e.target instanceof HTMLElement && e.target.closest('.panel, .page-pop, .dialog, .inbox-pop')) return;
       if (typing && e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Enter') return;
       if (e.key === 'ArrowDown' || (!typing && e.key === 'j')) setCursor((c) => Math.min(rows.length - 1, c + 1));
       else if (e.key === 'ArrowUp' || (!typing && e.key === 'k')) setCursor((c) => Math.max(0, c - 1));
@@ -94,7 +83,16 @@ export function ListView({ sessions, board, now, selectedKey, pageCounts, onOpen
     return () => window.removeEventListener('keydown', onKey);
   }, [rows, cursor, onOpen]);
   useEffect(() => {
-    document.querySelector('tr.row.cursor')?.scrollIntoView({ block: 'nearest' });
+    // Keep the cursor row in view (it may not be rendered yet, so scroll by arithmetic).
+    const el = scroller.current;
+    const b = body.current;
+    if (!el || !b) return;
+    const bodyTop = b.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop;
+    // The filters bar (48 px) and the table header stick above the rows.
+    const sticky = 48 + (b.parentElement?.querySelector('thead')?.getBoundingClientRect().height ?? 0);
+    const rowTop = bodyTop + cursor * ROW_H;
+    if (rowTop - sticky < el.scrollTop) el.scrollTop = rowTop - sticky;
+    else if (rowTop + ROW_H > el.scrollTop + el.clientHeight) el.scrollTop = rowTop + ROW_H - el.clientHeight;
   }, [cursor]);
 
   const set = (k: keyof Filters) => (e: { target: { value: string } }) => setFilters((f) => ({ ...f, [k]: e.target.value }));
@@ -107,9 +105,12 @@ export function ListView({ sessions, board, now, selectedKey, pageCounts, onOpen
     </th>
   );
   const cursorKey = rows[cursor] ? keyOf(rows[cursor]) : null;
+  const first = Math.max(0, Math.floor(win.top / ROW_H) - OVERSCAN);
+  const last = Math.min(rows.length, Math.ceil((win.top + win.height) / ROW_H) + OVERSCAN);
+  const visible = rows.slice(first, last);
 
   return (
-    <section className="list-view" data-testid="list-view">
+    <section className="list-view" data-testid="list-view" ref={scroller}>
       <div className="filters">
         <input ref={search} type="search" placeholder="Search title, repo, branch, id…  ( / )" value={filters.q} onChange={set('q')} aria-label="search" data-testid="search" />
         <select value={filters.harness} onChange={set('harness')} aria-label="harness">
@@ -131,7 +132,7 @@ export function ListView({ sessions, board, now, selectedKey, pageCounts, onOpen
         </select>
         <span className="muted count" data-testid="row-count">{rows.length} of {sessions.length}</span>
       </div>
-      <table className="sessions">
+      <table className="sessions" aria-rowcount={rows.length}>
         <thead>
           <tr>
             {header('harness', '', 'c-mark')}
@@ -145,11 +146,13 @@ export function ListView({ sessions, board, now, selectedKey, pageCounts, onOpen
             <th>Live</th>
           </tr>
         </thead>
-        <tbody className={cursorKey ? '' : 'no-cursor'}>
-          {rows.map((s) => {
+        <tbody ref={body} className={cursorKey ? '' : 'no-cursor'}>
+          {first > 0 && <tr className="spacer" aria-hidden="true" style={{ height: first * ROW_H }}><td colSpan={9} /></tr>}
+          {visible.map((s) => {
             const k = keyOf(s);
-            return <Row key={k} s={s} board={board} now={now} selected={k === selectedKey} cursor={k === cursorKey} pages={pageCounts.get(s.id) ?? 0} onOpen={onOpen} />;
+            return <Row key={k} s={s} board={board} now={now} selected={k === selectedKey} cursor={k === cursorKey} pages={pagesBySession.get(s.id)} goal={goalsBySession.get(s.id)} onOpen={onOpen} onPagesChanged={onPagesChanged} />;
           })}
+          {last < rows.length && <tr className="spacer" aria-hidden="true" style={{ height: (rows.length - last) * ROW_H }}><td colSpan={9} /></tr>}
         </tbody>
       </table>
       {sessions.length === 0 && <p className="empty">No sessions yet. Start Claude Code, Codex, OpenCode, pi or omp and they appear here.</p>}

@@ -1,4 +1,8 @@
-/** One pending page (an agent's question): choices as buttons, a free answer, dismiss. */
+/**
+ * One pending page (an agent's question or notice): choices as buttons (sent as their 0-based
+ * index, which is what the pager records and hands back to the agent), a free answer, dismiss.
+ * A notice has no answer: only dismiss.
+ */
 import { useState } from 'react';
 import { api } from './api.ts';
 import type { Page } from './types.ts';
@@ -19,23 +23,28 @@ export function PageCard({ page, title, onDone }: { page: Page; title?: string; 
       setBusy(false);
     }
   };
+  const notice = page.kind === 'notice';
   return (
-    <div className={`page-card urg-${page.urgency}`} data-testid="page-card" data-page={page.id}>
+    <div className={`page-card urg-${page.urgency}${notice ? ' notice' : ''}`} data-testid="page-card" data-page={page.id}>
       {title && <div className="page-from muted">{title}</div>}
       <div className="page-q">{page.question}</div>
       {page.context && <div className="page-ctx muted">{page.context}</div>}
-      {page.choices && page.choices.length > 0 && (
+      {!notice && page.choices && page.choices.length > 0 && (
         <div className="page-choices">
-          {page.choices.map((c) => (
-            <button key={c} type="button" disabled={busy} onClick={() => void send('answer', { choice: c })}>{c}</button>
+          {page.choices.map((c, i) => (
+            <button key={i} type="button" disabled={busy} onClick={() => void send('answer', { choice: i })} data-choice={i}>{c}</button>
           ))}
         </div>
       )}
-      <form className="page-answer" onSubmit={(e) => { e.preventDefault(); if (text.trim()) void send('answer', { text }); }}>
-        <input value={text} onChange={(e) => setText(e.target.value)} placeholder="Answer…" aria-label="answer" disabled={busy} />
-        <button type="submit" disabled={busy || !text.trim()}>Send</button>
-        <button type="button" className="quiet" disabled={busy} onClick={() => void send('dismiss', {})}>Dismiss</button>
-      </form>
+      {notice ? (
+        <div className="page-answer"><button type="button" className="quiet" disabled={busy} onClick={() => void send('dismiss', {})}>Dismiss</button></div>
+      ) : (
+        <form className="page-answer" onSubmit={(e) => { e.preventDefault(); if (text.trim()) void send('answer', { text }); }}>
+          <input value={text} onChange={(e) => setText(e.target.value)} placeholder="Answer…" aria-label="answer" disabled={busy} />
+          <button type="submit" disabled={busy || !text.trim()}>Send</button>
+          <button type="button" className="quiet" disabled={busy} onClick={() => void send('dismiss', {})}>Dismiss</button>
+        </form>
+      )}
       {error && <div className="error" role="alert">{error}</div>}
     </div>
   );

@@ -1,20 +1,24 @@
 /**
  * The session panel (from either view): details, the transcript tail (rendered as text, never as
  * HTML), actions with clear outcomes (end asks first), the character override, and the places for
- * this session's pages and goal.
+ * this session's pages and goal (set, watch, pause, resume, clear).
  */
 import { useEffect, useState } from 'react';
 import { api } from './api.ts';
 import { CharacterFace } from './character-face.tsx';
 import { HARNESS_MARK, ago, cost, tokens } from './format.ts';
+import { GoalSlot } from './goal-slot.tsx';
 import { PageCard } from './page-card.tsx';
 import { runAction, type ActionName, type ActionResult } from './session-actions.ts';
-import type { BoardCharacters, Page, Session, TailMessage } from './types.ts';
+import type { BoardCharacters, Goal, GoalView, Page, Session, TailMessage } from './types.ts';
 
 interface Props {
   session: Session;
   board: BoardCharacters | null;
   pages: Page[];
+  goal: GoalView | undefined;
+  goalsAvailable: boolean;
+  onGoal(sessionId: string, goal: Goal | null): void;
   now: number;
   onClose(): void;
   onPagesChanged(): void;
@@ -51,7 +55,7 @@ function CharacterPicker({ session, board }: { session: Session; board: BoardCha
   );
 }
 
-export function SessionPanel({ session: s, board, pages, now, onClose, onPagesChanged }: Props) {
+export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, onGoal, now, onClose, onPagesChanged }: Props) {
   const tail = useTail(s);
   const [confirmEnd, setConfirmEnd] = useState(false);
   const [busy, setBusy] = useState<ActionName | null>(null);
@@ -107,7 +111,7 @@ export function SessionPanel({ session: s, board, pages, now, onClose, onPagesCh
       </section>
       <section className="slot goal-slot" data-testid="goal-slot">
         <h3>Goal</h3>
-        <p className="muted">Goals arrive in a later issue: the objective, its audit and budget will show here.</p>
+        <GoalSlot key={s.id} session={s} goal={goal} available={goalsAvailable} onGoal={onGoal} />
       </section>
       <section className="slot">
         <h3>Transcript tail</h3>

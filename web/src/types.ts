@@ -5,6 +5,7 @@ import type { Session } from '../../src/sources/session.ts';
 
 export interface Page {
   id: string;
+  kind: 'question' | 'notice';
   sessionId: string | null;
   harness: string | null;
   question: string;
@@ -21,6 +22,11 @@ export interface TailMessage {
   text: string;
   at: string | null;
 }
+
+export type { Goal, GoalStatus, Verdict, LastAudit } from '../../src/goals/types.ts';
+import type { Goal } from '../../src/goals/types.ts';
+/** A goal as the board holds it: the record plus whether its audit is running right now. */
+export type GoalView = Goal & { evaluating?: boolean };
 
 export type Conn = 'connecting' | 'live' | 'lost';
 

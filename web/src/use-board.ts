@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api } from './api.ts';
-import { keyOf, type BoardCharacters, type Conn, type Page, type Session } from './types.ts';
+import { keyOf, type BoardCharacters, type Conn, type Goal, type GoalView, type LastAudit, type Page, type Session } from './types.ts';
 
 export interface BoardData {
   sessions: Map<string, Session>;
@@ -16,6 +16,11 @@ export interface BoardData {
   pages: Page[];
   /** False when the daemon has no pager yet (404). */
   pagesAvailable: boolean;
+  /** Each session's goal (one per session), by session id. */
+  goals: Map<string, GoalView>;
+  goalsAvailable: boolean;
+  /** Records a goal the board just set or changed (the SSE echo then agrees); null clears it. */
+  setGoal(sessionId: string, goal: Goal | null): void;
   conn: Conn;
   error: string | null;
   refreshCharacters(): Promise<void>;
@@ -30,6 +35,8 @@ export function useBoard(): BoardData {
   const [characters, setCharacters] = useState<BoardCharacters | null>(null);
   const [pages, setPages] = useState<Page[]>([]);
   const [pagesAvailable, setPagesAvailable] = useState(true);
+  const [goals, setGoals] = useState<Map<string, GoalView>>(new Map());
+  const [goalsAvailable, setGoalsAvailable] = useState(true);
   const [conn, setConn] = useState<Conn>('connecting');
   const [error, setError] = useState<string | null>(null);
   const bump = () => setVersion((v) => v + 1);
@@ -60,10 +67,27 @@ export function useBoard(): BoardData {
     }
   }, []);
 
+  const refreshGoals = useCallback(async () => {
+    try {
+      const r = await api<{ goals: Goal[] }>('GET', '/api/goals?limit=1000');
+      // Newest first from the store: the first goal seen for a session is its current one.
+      const m = new Map<string, GoalView>();
+      for (const g of r.goals) if (!m.has(g.sessionId)) m.set(g.sessionId, g);
+      setGoals(m);
+      setGoalsAvailable(true);
+    } catch {
+      setGoalsAvailable(false);
+    }
+  }, []);
+  const setGoal = useCallback((sessionId: string, goal: Goal | null) => {
+    setGoals((m) => withGoal(m, sessionId, goal && { ...m.get(sessionId), ...goal }));
+  }, []);
+
   useEffect(() => {
     void refreshSessions();
     void refreshCharacters();
     void refreshPages();
+    void refreshGoals();
     let hellos = 0;
     const es = new EventSource('/api/events');
     const on = (type: string, fn: (data: unknown) => void) =>
@@ -80,6 +104,7 @@ export function useBoard(): BoardData {
         void refreshSessions();
         void refreshCharacters();
         void refreshPages();
+        void refreshGoals();
       }
     });
     on('session.upserted', (d) => {
@@ -99,10 +124,40 @@ export function useBoard(): BoardData {
       bump();
     });
     on('board.characters.changed', () => void refreshCharacters());
-    for (const t of ['page.opened', 'page.answered', 'page.delivered', 'page.expired', 'page.dismissed']) on(t, () => void refreshPages());
+    // Pages arrive whole in their events: the pending list (and the inbox count) is kept exact from them.
+    for (const t of ['page.opened', 'page.answered', 'page.delivered', 'page.expired', 'page.cancelled', 'page.dismissed']) {
+      on(t, (d) => setPages((list) => withPage(list, d as Page)));
+    }
+    on('goal.updated', (d) => {
+      const g = d as Goal & { cleared?: boolean };
+      setGoals((m) => withGoal(m, g.sessionId, g.cleared ? null : { ...g, evaluating: m.get(g.sessionId)?.evaluating }));
+    });
+    on('goal.settled', (d) => setGoal((d as Goal).sessionId, d as Goal));
+    on('goal.evaluating', (d) => {
+      const e = d as { sessionId: string; evaluating: boolean };
+      setGoals((m) => { const g = m.get(e.sessionId); return g ? withGoal(m, e.sessionId, { ...g, evaluating: e.evaluating }) : m; });
+    });
+    on('goal.audited', (d) => {
+      const a = d as Omit<LastAudit, 'at'> & { sessionId: string };
+      const lastAudit: LastAudit = { at: new Date().toISOString(), verdict: a.verdict, error: a.error, auditor: a.auditor };
+      setGoals((m) => { const g = m.get(a.sessionId); return g ? withGoal(m, a.sessionId, { ...g, lastAudit }) : m; });
+    });
     es.onerror = () => setConn('lost');
     return () => es.close();
-  }, [refreshSessions, refreshCharacters, refreshPages]);
+  }, [refreshSessions, refreshCharacters, refreshPages, refreshGoals, setGoal]);
 
-  return { sessions: sessions.current, version, characters, pages, pagesAvailable, conn, error, refreshCharacters, refreshPages };
+  return { sessions: sessions.current, version, characters, pages, pagesAvailable, goals, goalsAvailable, setGoal, conn, error, refreshCharacters, refreshPages };
+}
+
+/** The pending list after a page event: a pending page is added or replaced; any other status leaves. */
+export function withPage(list: Page[], page: Page): Page[] {
+  const rest = list.filter((p) => p.id !== page.id);
+  return page.status === 'pending' ? [...rest, page].sort((a, b) => a.createdAt.localeCompare(b.createdAt)) : rest.length === list.length ? list : rest;
+}
+
+function withGoal(m: Map<string, GoalView>, sessionId: string, goal: GoalView | null): Map<string, GoalView> {
+  const next = new Map(m);
+  if (goal) next.set(sessionId, goal);
+  else next.delete(sessionId);
+  return next;
 }

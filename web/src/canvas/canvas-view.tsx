@@ -7,7 +7,7 @@ import { Excalidraw, getSceneVersion } from '@excalidraw/excalidraw';
 import '@excalidraw/excalidraw/index.css';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { pickAppState } from '../../../src/board/scene.ts';
-import type { BoardCharacters, Position, Session } from '../types.ts';
+import type { BoardCharacters, GoalView, Page, Position, Session } from '../types.ts';
 import { CharacterLayer, type Viewport } from './character-layer.tsx';
 import { placeSessions } from './placement.ts';
 import { createSceneSaver, loadScene, type LoadedScene, type SceneSaver } from './scene-sync.ts';
@@ -19,11 +19,13 @@ interface Props {
   sessions: Session[];
   board: BoardCharacters | null;
   theme: 'dark' | 'light';
-  pageCounts: Map<string, number>;
+  pagesBySession: Map<string, Page[]>;
+  goalsBySession: Map<string, GoalView>;
   onOpen(s: Session): void;
+  onPagesChanged(): void;
 }
 
-export default function CanvasView({ sessions, board, theme, pageCounts, onOpen }: Props) {
+export default function CanvasView(props: Props) {
   const [loaded, setLoaded] = useState<LoadedScene | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -31,10 +33,10 @@ export default function CanvasView({ sessions, board, theme, pageCounts, onOpen 
   }, []);
   if (error) return <p className="error" role="alert">Cannot load the scene: {error}</p>;
   if (!loaded) return <p className="muted loading">Loading the scene…</p>;
-  return <Whiteboard loaded={loaded} sessions={sessions} board={board} theme={theme} pageCounts={pageCounts} onOpen={onOpen} />;
+  return <Whiteboard loaded={loaded} {...props} />;
 }
 
-function Whiteboard({ loaded, sessions, board, theme, pageCounts, onOpen }: Props & { loaded: LoadedScene }) {
+function Whiteboard({ loaded, sessions, board, theme, pagesBySession, goalsBySession, onOpen, onPagesChanged }: Props & { loaded: LoadedScene }) {
   const saver = useRef<SceneSaver>(createSceneSaver(loaded.scene.fileIds));
   const latest = useRef({ elements: loaded.scene.elements as readonly Record<string, unknown>[], appState: loaded.scene.appState, files: {} as Record<string, { mimeType: string; dataURL: string }> });
   const sceneVersion = useRef<number | null>(null);
@@ -87,7 +89,7 @@ function Whiteboard({ loaded, sessions, board, theme, pageCounts, onOpen }: Prop
         onChange={onChange}
         UIOptions={{ canvasActions: { loadScene: false, saveToActiveFile: false, export: false, saveAsImage: true } }}
       />
-      <CharacterLayer sessions={sessions} positions={placement.positions} groups={placement.groups} viewport={viewport} board={board} pageCounts={pageCounts} onOpen={onOpen} onMove={onMove} />
+      <CharacterLayer sessions={sessions} positions={placement.positions} groups={placement.groups} viewport={viewport} board={board} pagesBySession={pagesBySession} goalsBySession={goalsBySession} onOpen={onOpen} onMove={onMove} onPagesChanged={onPagesChanged} />
       {saveError && <p className="error floating" role="alert">{saveError}</p>}
     </section>
   );

@@ -5,8 +5,10 @@
  */
 import { memo, useRef } from 'react';
 import { CharacterFace } from '../character-face.tsx';
+import { CharacterPage } from '../character-page.tsx';
+import { GoalBadge } from '../goal-badge.tsx';
 import { basename } from '../format.ts';
-import { keyOf, type BoardCharacters, type Position, type Session } from '../types.ts';
+import { keyOf, type BoardCharacters, type GoalView, type Page, type Position, type Session } from '../types.ts';
 
 export interface Viewport { scrollX: number; scrollY: number; zoom: number }
 
@@ -16,14 +18,27 @@ interface Props {
   groups: { name: string; at: Position }[];
   viewport: Viewport;
   board: BoardCharacters | null;
-  pageCounts: Map<string, number>;
+  pagesBySession: Map<string, Page[]>;
+  goalsBySession: Map<string, GoalView>;
   onOpen(s: Session): void;
   onMove(key: string, p: Position, done: boolean): void;
+  onPagesChanged(): void;
 }
 
 const toScreen = (p: Position, v: Viewport) => ({ left: (p.x + v.scrollX) * v.zoom, top: (p.y + v.scrollY) * v.zoom });
 
-const Character = memo(function Character({ s, at, board, pages, zoom, onDown }: { s: Session; at: { left: number; top: number }; board: BoardCharacters | null; pages: number; zoom: number; onDown(e: React.PointerEvent, s: Session): void }) {
+interface CharacterProps {
+  s: Session;
+  at: { left: number; top: number };
+  board: BoardCharacters | null;
+  pages: Page[] | undefined;
+  goal: GoalView | undefined;
+  zoom: number;
+  onDown(e: React.PointerEvent, s: Session): void;
+  onPagesChanged(): void;
+}
+
+const Character = memo(function Character({ s, at, board, pages, goal, zoom, onDown, onPagesChanged }: CharacterProps) {
   const size = Math.round(Math.min(88, Math.max(28, 52 * zoom)));
   return (
     <div
@@ -38,14 +53,19 @@ const Character = memo(function Character({ s, at, board, pages, zoom, onDown }:
       onPointerDown={(e) => onDown(e, s)}
     >
       <div className="char-face"><CharacterFace board={board} session={s} size={size} /></div>
-      {s.status === 'waiting' && <div className="bubble" title={s.waitingFor ?? ''}>{s.waitingFor ?? 'needs you'}</div>}
-      {pages > 0 && <span className="page-dot">{pages}</span>}
+      {/* A page is the louder bubble: it can be answered right here. */}
+      {pages && pages.length > 0 ? (
+        <div className="char-page"><CharacterPage pages={pages} onChanged={onPagesChanged} showQuestion /></div>
+      ) : (
+        s.status === 'waiting' && <div className="bubble" title={s.waitingFor ?? ''}>{s.waitingFor ?? 'needs you'}</div>
+      )}
       <div className="char-name">{s.title || basename(s.cwd)}</div>
+      {goal && <div className="char-goal"><GoalBadge goal={goal} wide /></div>}
     </div>
   );
 });
 
-export function CharacterLayer({ sessions, positions, groups, viewport, board, pageCounts, onOpen, onMove }: Props) {
+export function CharacterLayer({ sessions, positions, groups, viewport, board, pagesBySession, goalsBySession, onOpen, onMove, onPagesChanged }: Props) {
   const drag = useRef<{ key: string; x0: number; y0: number; from: Position; moved: boolean } | null>(null);
   const onDown = (e: React.PointerEvent, s: Session) => {
     if (e.button !== 0) return;
@@ -83,7 +103,7 @@ export function CharacterLayer({ sessions, positions, groups, viewport, board, p
       })}
       {sessions.map((s) => {
         const p = positions.get(keyOf(s));
-        return p ? <Character key={keyOf(s)} s={s} at={toScreen(p, viewport)} board={board} pages={pageCounts.get(s.id) ?? 0} zoom={viewport.zoom} onDown={onDown} /> : null;
+        return p ? <Character key={keyOf(s)} s={s} at={toScreen(p, viewport)} board={board} pages={pagesBySession.get(s.id)} goal={goalsBySession.get(s.id)} zoom={viewport.zoom} onDown={onDown} onPagesChanged={onPagesChanged} /> : null;
       })}
     </div>
   );

@@ -70,6 +70,11 @@ export async function main(argv: string[]): Promise<number> {
       const wrap = await import('./commands/wrap.ts');
       return await wrap.runWrapper(name as Harness, rest, process.env);
     }
+    if (name === 'hook') {
+      // Harness hooks run this on every event: skip argument parsing and process.stdout.isTTY (which loads
+      // the stream and tty modules, ~13 ms of CPU) — the hook takes its words raw and prints no envelope.
+      return await (await COMMANDS.hook!.load()).run({ args: rest, flags: {}, env: process.env, tty: false });
+    }
     const cmd = COMMANDS[name];
     if (!cmd) {
       const { installedHarnesses } = await import('../launch/installed.ts');

@@ -169,8 +169,7 @@ export function createHookDecider(o: HookDeciderOptions): HookDecider {
         const timer = setTimeout(() => {
           t.waiters.delete(waiter);
           resolve(null);
-        }, Math.max(0, waitMs));
-        timer.unref();
+        }, Math.max(0, waitMs)); // not unref'd: a request is waiting on it, bounded by waitMs
         const waiter = (r: Block | null) => {
           clearTimeout(timer);
           resolve(r);

@@ -1,6 +1,7 @@
 /**
  * List view at 1,000 sessions (issue 5 benchmark), in headless chromium against a real daemon:
- * - first render: navigation start → 1,000 rows in the DOM (target <= 1 s);
+ * - first render: navigation start → the table holding all 1,000 sessions with its visible rows
+ *   painted (the list is virtualised: only the window's rows are in the DOM) (target <= 1 s);
  * - SSE → DOM: a `session.status.changed` event's arrival in the page → the row showing the new
  *   status, p50/p95 over 30 changes (target p95 <= 250 ms).
  * Run: node --import tsx bench/board-render.ts   (after `npm run build`; needs /usr/bin/chromium)
@@ -25,8 +26,11 @@ try {
   for (let run = 0; run < 3; run++) {
     await (run === 0 ? rig.page.goto(rig.boardUrl) : rig.page.reload());
     // The expression answers the page's clock at the moment the rows are there (0 = not yet).
-    firsts.push(await waitInPage<number>(rig.page, `document.querySelectorAll('tr.row').length >= ${N} ? performance.now() : 0`, 30_000, 5));
+    firsts.push(await waitInPage<number>(rig.page, `document.querySelector('table.sessions')?.getAttribute('aria-rowcount') === '${N}' && document.querySelectorAll('tr.row').length >= 15 ? performance.now() : 0`, 30_000, 5));
   }
+  // Where the time goes: the page's own resources (the sessions JSON comes from the daemon's hub).
+  const res = (await rig.page.evaluate(`performance.getEntriesByType('resource').filter((e) => /api\\/(sessions|characters)|assets/.test(e.name)).map((e) => e.name.replace(/^.*\\//, '') + ' ' + Math.round(e.startTime) + '→' + Math.round(e.responseEnd))`)) as string[];
+  console.log(`last load's resources (start→end ms): ${res.join(', ')}`);
   console.log(`first render of ${N} rows: ${firsts.map((x) => x.toFixed(0)).join(', ')} ms (median ${pct(firsts, 50).toFixed(0)}; target <= 1000)`);
 
   await rig.page.getByTestId('connection').filter({ hasText: 'live' }).waitFor();

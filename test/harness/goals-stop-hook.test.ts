@@ -151,4 +151,30 @@ describe('goals driven by the Claude Stop hook (claude -p, hooks via --settings)
     assert.equal(g.turns, 4);
     assert.equal(finishedTurns(r.sessionId), 4, 'the fourth turn ran in the same session, resumed headless');
   });
+
+  it('a daemon restart while the Stop hook waits: the next finished turn is driven with the limits intact', { timeout: SCENARIO_MS }, async () => {
+    // Turn 1's audit hangs long enough for the daemon to be stopped under the waiting hook.
+    auditor.enqueue({ ...CONTINUE, delayMs: 8000 });
+    const sessionId = randomUUID();
+    assert.equal((await muster(['goal', 'set', sessionId, 'make the project shippable', '--harness', 'claude', '--auditor', 'openai/fake-model', '--max-turns', '2', '--budget', '999999'])).code, 0);
+    const settings = JSON.stringify(claudeHooksConfig((e) => `${process.execPath} ${BIN} hook claude ${e}`));
+    const first = runCli(cli.bin, ['-p', 'start', '--session-id', sessionId, '--settings', settings, '--output-format', 'json'], { cwd, env, timeoutMs: 60_000 });
+    const deadline = Date.now() + 30_000;
+    while ((await goalOf(sessionId)).turns < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    assert.equal((await muster(['down'])).code, 0);
+    const r1 = await first;
+    assert.equal(r1.code, 0, `claude still ends cleanly when the daemon goes away under its hook: ${r1.stderr}`);
+    assert.equal(finishedTurns(sessionId), 1);
+    assert.equal((await muster(['up'])).code, 0);
+    const before = await goalOf(sessionId);
+    assert.deepEqual([before.status, before.turns], ['active', 1]);
+    // The operator's next prompt finishes turn 2; the new daemon counts it against the stored ceiling.
+    auditor.enqueue(CONTINUE);
+    const r2 = await runCli(cli.bin, ['-p', 'go on', '--resume', sessionId, '--settings', settings, '--output-format', 'json'], { cwd, env, timeoutMs: 60_000 });
+    assert.equal(r2.code, 0, r2.stderr);
+    const g = await waitSettled(sessionId, 10_000);
+    assert.equal(g.status, 'max_turns', JSON.stringify(g));
+    assert.equal(g.turns, 2);
+    assert.equal(finishedTurns(sessionId), 2, 'the ceiling stopped the loop: no third turn');
+  });
 });

@@ -133,16 +133,18 @@ describe('muster <harness>: the real CLIs wrapped, status from hooks, pages attr
   }
 
   /** Types a prompt and presses Enter until the fake model has seen it (pi's and omp's editors may swallow one). */
-  async function typeUntilSent(pane: Pane, text: string): Promise<void> {
+  async function typeUntilSent(pane: Pane, text: string, tries = 3, perTryMs = 5_000): Promise<void> {
     await tmux.sendKeys(pane.id, text, { literal: true });
+    await new Promise((r) => setTimeout(r, 300));
     const mark = model.requests.length;
-    const seen = () => model.requests.slice(mark).some((r) => JSON.stringify(r.body).includes(text));
-    for (let attempt = 0; attempt < 3 && !seen(); attempt++) {
+    const escaped = JSON.stringify(text).slice(1, -1); // as it appears inside the JSON request body
+    const seen = () => model.requests.slice(mark).some((r) => JSON.stringify(r.body).includes(escaped));
+    for (let attempt = 0; attempt < tries && !seen(); attempt++) {
       await tmux.sendKeys(pane.id, 'Enter');
-      const deadline = Date.now() + 5_000;
+      const deadline = Date.now() + perTryMs;
       while (!seen() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     }
-    assert.ok(seen(), `the TUI sent "${text}" to the model`);
+    if (!seen()) assert.fail(`the TUI did not send "${text}" to the model\n--- pane ---\n${await tmux.capture(pane.id)}`);
   }
 
   /** Waits for the page a session asks, answers it through POST /api/pages/:id/answer, returns it. */
@@ -308,7 +310,8 @@ describe('muster <harness>: the real CLIs wrapped, status from hooks, pages attr
     // The TUI drops keys typed before its prompt is drawn (slow under load).
     await tmux.waitForText(pane.id, /Ask anything/, 180_000);
     await new Promise((r) => setTimeout(r, 1000));
-    await typeUntilSent(pane, 'SLOW3 hello from the wrapper');
+    // OpenCode's first request can take a minute under load; a second Enter would queue an empty prompt.
+    await typeUntilSent(pane, 'SLOW3 hello from the wrapper', 1, 150_000);
     const busy = await events.waitFor('session.status busy → working', isHook(null, 'working'), 60_000).catch(async (e: unknown) => {
       throw new Error(`${(e as Error).message}\n--- pane ---\n${await tmux.capture(pane.id)}`);
     });
@@ -319,7 +322,7 @@ describe('muster <harness>: the real CLIs wrapped, status from hooks, pages attr
     assert.equal(listed.status, 'idle');
 
     // OpenCode's MCP calls carry no session id: the wrapper's x-muster-launch-id names it through the launch record.
-    await typeUntilSent(pane, 'TOOLCALL: muster/ask_operator {"question":"Which colour, opencode?"}');
+    await typeUntilSent(pane, 'TOOLCALL: muster/ask_operator {"question":"Which colour, opencode?"}', 1, 150_000);
     const page = await answerPage(events, api, 'green');
     assert.equal(page['sessionId'], id, `the page names the session: ${JSON.stringify(page['attribution'])}`);
     await nthHook(events, id, 'idle', 2, 90_000);
@@ -330,5 +333,45 @@ describe('muster <harness>: the real CLIs wrapped, status from hooks, pages attr
     events.close();
     const after = snapshot(h.configDir, skip);
     for (const [rel, bytes] of before) assert.equal(after.get(rel), bytes, `${rel} is byte-identical`);
+  });
+
+  it('codex --no-daemon through the wrapper: notify drives idle per turn, --name names the thread, a page names it', { timeout: 400_000 }, async () => {
+    const s = await scenario('codex');
+    const { h, d, api } = s;
+    const before = snapshot(h.configDir, (rel) => !/^(config\.toml|hooks\.json)$/.test(rel));
+    const events = await d.events();
+    const pane = await wrapped(s, ['codex', '--name', 'cx', '--no-daemon']);
+    const prompt = async (text: string) => {
+      await tmux.waitForText(pane.id, /Ask Codex to do anything|›/, 120_000);
+      await typeUntilSent(pane, text);
+    };
+    await prompt('hello from the wrapper');
+    const done = await events.waitFor('notify agent-turn-complete → idle', (e) => isHook(null, 'idle')(e) && e.data['event'] === 'notify' && e.data['sessionId'] !== null, 120_000).catch(async (e: unknown) => {
+      throw new Error(`${(e as Error).message}\n--- pane ---\n${await tmux.capture(pane.id)}`);
+    });
+    // The first notify may come from Codex's title side thread; the session is the one that gets listed.
+    const listed = await d.waitFor((x) => x.live && x.harness === 'codex' && x.tokens.output > 0, 60_000, 'codex thread listed live');
+    assert.equal(listed.status, 'idle');
+    const id = listed.id;
+    assert.ok(done);
+    await d.waitFor((x) => x.id === id && x.title === 'cx', 30_000, 'named by --name once the launch learnt its thread');
+
+    await prompt('TOOLCALL: muster/ask_operator {"question":"Which colour, codex?"}');
+    const page = await answerPage(events, api, 'red').catch(async (e: unknown) => {
+      throw new Error(`${(e as Error).message}\n--- pane ---\n${await tmux.capture(pane.id)}`);
+    });
+    assert.equal(page['sessionId'], id, `the page names the thread: ${JSON.stringify(page['attribution'])}`);
+    await nthHook(events, id, 'idle', 2, 120_000);
+    await tmux.sendKeys(pane.id, '/quit', { literal: true });
+    for (const deadline = Date.now() + 30_000; !(await tmux.isDead(pane.id)) && Date.now() < deadline;) {
+      await new Promise((r) => setTimeout(r, 500));
+      await tmux.sendKeys(pane.id, 'Enter');
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    await d.waitFor((x) => x.id === id && !x.live, 30_000, 'dormant after /quit');
+    const launches = (await api.get('/launches')).launches as { sessionId: string; exitCode: number | null }[];
+    assert.deepEqual(launches.map((l) => [l.sessionId, l.exitCode]), [[id, 0]]);
+    events.close();
+    assert.deepEqual(snapshot(h.configDir, (rel) => !/^(config\.toml|hooks\.json)$/.test(rel)), before, 'config.toml untouched, no hooks.json');
   });
 });

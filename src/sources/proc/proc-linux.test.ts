@@ -182,3 +182,22 @@ describe('createProc on the real /proc', { skip: process.platform !== 'linux' &&
     assert.ok(best < 50, `best ${best.toFixed(1)} ms for ${size} processes`);
   });
 });
+
+it('a zombie (exited, not yet reaped) is not alive, has no start time and is not readable', async () => {
+  const proc = createProc();
+  // The shell forks `sleep`, never waits for it, and lives on: the killed child stays a zombie.
+  const parent = spawn('bash', ['-c', 'sleep 60 & echo $!; exec sleep 61'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  try {
+    const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
+    assert.equal(proc.isAlive(pid), true);
+    assert.ok(proc.startTicks(pid) !== null);
+    process.kill(pid, 'SIGKILL');
+    const t0 = Date.now();
+    while (proc.isAlive(pid) && Date.now() - t0 < 3000) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(proc.isAlive(pid), false, 'a zombie is not alive');
+    assert.equal(proc.startTicks(pid), null);
+    assert.equal(proc.read(pid), undefined);
+  } finally {
+    parent.kill('SIGKILL');
+  }
+});

@@ -39,7 +39,8 @@ export function createLinuxProc(options: LinuxProcOptions = {}): ProcPort {
     const dir = `${root}/${pid}`;
     const statText = readProcText(`${dir}/stat`, true);
     const stat = statText === null ? null : parseStat(statText);
-    if (!stat) return undefined;
+    // A zombie has exited (only its parent has not reaped it): it is not a process any source may claim.
+    if (!stat || stat.state === 'Z' || stat.state === 'X') return undefined;
     // Often half the table: skipping their three reads keeps snapshots cheap; no source wants them.
     if (stat.flags & PF_KTHREAD) return fromStat(stat, [], null, null);
     const cmdline = readProcText(`${dir}/cmdline`, true);
@@ -92,14 +93,20 @@ export function createLinuxProc(options: LinuxProcOptions = {}): ProcPort {
       if (!realProc) return exists(`${root}/${pid}`);
       try {
         kill(pid, 0);
-        return true;
       } catch (e) {
         return (e as NodeJS.ErrnoException).code !== 'ESRCH'; // EPERM: alive, just not ours
       }
+      // kill(pid, 0) succeeds on a zombie: an agent that died but whose parent (a tmux pane, a shell)
+      // has not reaped it yet. It has exited; it must not keep its session live.
+      const state = parseStat(readProcText(`${root}/${pid}/stat`, true) ?? '')?.state;
+      return state !== 'Z' && state !== 'X';
     },
     startTicks(pid) {
       const text = Number.isInteger(pid) && pid > 0 ? readProcText(`${root}/${pid}/stat`, true) : null;
-      return (text === null ? null : parseStat(text)?.startTicks) ?? null;
+      const stat = text === null ? null : parseStat(text);
+      // A zombie has exited: no start time, so nothing treats it as the live owner of a session.
+      if (!stat || stat.state === 'Z' || stat.state === 'X') return null;
+      return stat.startTicks;
     },
     locks() {
       const text = readProcText(`${root}/locks`);

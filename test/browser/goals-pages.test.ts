@@ -26,7 +26,7 @@ describe('board: goals and pages in chromium', () => {
   const row = () => rig.page.locator(`tr[data-key="claude:${LIVE.id}"]`);
   const panel = () => rig.page.getByTestId('session-panel');
   const inboxCount = () => rig.page.getByTestId('inbox-count');
-  const pendingIds = async () => ((await api('GET', '/api/pages?status=pending')).json.pages as { id: string }[]).map((p) => p.id);
+  const pendingIds = async () => ((await api('GET', '/pages?status=pending')).json.pages as { id: string }[]).map((p) => p.id);
 
   before(async () => {
     claude = spawnFakeClaude();
@@ -57,9 +57,11 @@ describe('board: goals and pages in chromium', () => {
     await form.getByLabel('token budget').fill('200000');
     await form.getByLabel('max turns').fill('12');
     await form.getByRole('button', { name: 'Set goal' }).click();
-    await panel().locator('[data-testid="goal"][data-goal-status="active"]').waitFor({ timeout: 5000 });
-    const goals = (await api('GET', '/api/goals')).json.goals as GoalJson[];
-    assert.equal(goals.length, 1);
+    await panel().locator('[data-testid="goal"][data-goal-status="active"], [data-testid="goal-form"] .error').first().waitFor({ timeout: 5000 });
+    assert.equal(await form.locator('.error').count(), 0, `the daemon refused the goal: ${await form.locator('.error').textContent().catch(() => '')}`);
+    const listed = await api('GET', '/goals');
+    const goals = listed.json.goals as GoalJson[];
+    assert.equal(goals?.length, 1, JSON.stringify(listed.json));
     assert.deepEqual([goals[0]?.sessionId, goals[0]?.objective, goals[0]?.status, goals[0]?.tokenBudget, goals[0]?.maxTurns], [LIVE.id, 'Make the board pass its browser tests', 'active', 200000, 12]);
     const badge = row().getByTestId('goal-badge');
     await badge.waitFor();
@@ -70,13 +72,13 @@ describe('board: goals and pages in chromium', () => {
   it('pause from the panel; a resume from elsewhere reaches the panel through SSE; clear removes it', async () => {
     await panel().getByRole('button', { name: 'Pause' }).click();
     await panel().locator('[data-testid="goal"][data-goal-status="paused"]').waitFor({ timeout: 5000 });
-    assert.equal(((await api('GET', `/api/goals/${LIVE.id}`)).json.goal as GoalJson).status, 'paused');
-    const r = await api('POST', `/api/goals/${LIVE.id}/resume`, {});
+    assert.equal(((await api('GET', `/goals/${LIVE.id}`)).json.goal as GoalJson).status, 'paused');
+    const r = await api('POST', `/goals/${LIVE.id}/resume`, {});
     assert.equal(r.status, 200, JSON.stringify(r.json));
     await panel().locator('[data-testid="goal"][data-goal-status="active"]').waitFor({ timeout: 5000 });
     await panel().getByRole('button', { name: 'Clear goal' }).click();
     await panel().getByTestId('goal-form').waitFor({ timeout: 5000 });
-    assert.deepEqual((await api('GET', '/api/goals')).json.goals, []);
+    assert.deepEqual((await api('GET', '/goals')).json.goals, []);
     assert.equal(await row().getByTestId('goal-badge').count(), 0);
     await rig.page.keyboard.press('Escape');
   });
@@ -97,7 +99,7 @@ describe('board: goals and pages in chromium', () => {
     await pop.getByRole('button', { name: 'wait for review' }).click();
     const got = await asking;
     assert.deepEqual([got.status, got.answer, got.choice], ['answered', 'wait for review', 1]);
-    const page = (await api('GET', `/api/pages/${got.pageId}`)).json.page as { status: string; answer: { choice: number; by: string } };
+    const page = (await api('GET', `/pages/${got.pageId}`)).json.page as { status: string; answer: { choice: number; by: string } };
     assert.ok(['answered', 'delivered'].includes(page.status), page.status);
     assert.deepEqual([page.answer.choice, page.answer.by], [1, 'operator']);
     await bubble.waitFor({ state: 'detached', timeout: 5000 });

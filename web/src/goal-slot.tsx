@@ -42,7 +42,7 @@ function GoalForm({ session, onGoal }: Pick<Props, 'session' | 'onGoal'>) {
     <form className="goal-form" onSubmit={(e) => void submit(e)} data-testid="goal-form">
       <textarea value={objective} onChange={(e) => setObjective(e.target.value)} placeholder="What should this session get done? The auditor checks it after every turn." aria-label="objective" rows={3} maxLength={8000} />
       <div className="goal-limits">
-        <label>Token budget<input type="number" min={1} step={1000} value={budget} onChange={(e) => setBudget(e.target.value)} placeholder="none" aria-label="token budget" /></label>
+        <label>Token budget<input type="number" min={1} step={1} value={budget} onChange={(e) => setBudget(e.target.value)} placeholder="none" aria-label="token budget" /></label>
         <label>Max turns<input type="number" min={1} step={1} value={turns} onChange={(e) => setTurns(e.target.value)} placeholder="default" aria-label="max turns" /></label>
         <button type="submit" className="primary" disabled={busy || !objective.trim()}>Set goal</button>
       </div>

@@ -1,7 +1,8 @@
 /**
  * Claude Code: MCP through `--mcp-config <file>` (0600, it carries the bearer header) without
  * --strict-mcp-config so the user's own servers stay; status hooks through `--settings <file>`,
- * which Claude merges with the user's settings without touching them; a pre-assigned
+ * which Claude merges with the user's settings without touching them (2.1.332: the user's own hooks
+ * still run beside ours, observed); a pre-assigned
  * `--session-id` so hooks and pages attribute from the first moment; `-n NAME` for the name.
  */
 import { randomUUID } from 'node:crypto';

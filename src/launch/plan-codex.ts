@@ -1,7 +1,8 @@
 /**
  * Codex: MCP through `-c mcp_servers.muster.*` — the URL, per-process identity headers, and the
  * token read from an env var (`bearer_token_env_var`) so it never sits in argv; turn-end status
- * through `-c notify=[… muster hook codex notify]` unless the user has a notify program of their own.
+ * through `-c notify=[… muster hook codex notify]` unless the user has a notify program of their own
+ * (0.171.0: notify fires in the embedded TUI, with the thread id, once per finished turn — observed).
  *
  * Consequence (codex.md §2): any `-c` makes the Codex TUI run *embedded* — the thread lives in this
  * process instead of the shared app-server daemon, so quitting the TUI ends the thread (no detached

@@ -22,9 +22,9 @@ const COMMANDS: Record<string, { load: () => Promise<CommandModule>; summary: st
   goal: { load: () => import('./commands/goal.ts'), summary: 'goal set|pause|resume|clear|show|ls|run …   drive a session to a verified finish line (muster goal --help)' },
   hook: { load: () => import('./commands/hook.ts'), summary: 'hook <harness> <event>  (called by harness hooks) post a hook event to the daemon; always exits 0 within 250 ms, no envelope' },
   hooks: { load: () => import('./commands/hooks.ts'), summary: 'hooks install|uninstall|status [--harness H]   status hooks in each harness\'s own config' },
-  tui: { load: () => import('./commands/tui.ts'), summary: 'tui                     the operator TUI (what `muster` with no command opens on a terminal)' },
   pages: { load: () => import('./commands/pages.ts'), summary: 'pages [--pending] [--status S] [--kind K] [--session ID]   the operator inbox: { ok, pages, counts }' },
   answer: { load: () => import('./commands/answer.ts'), summary: 'answer <pageId> <text> | --choice N   answer a page (N: 0-based index into its choices)' },
+  tui: { load: () => import('./commands/tui.ts'), summary: 'tui                     the operator TUI (what `muster` with no command opens on a terminal)' },
 };
 
 export const COMMAND_NAMES = Object.keys(COMMANDS);

@@ -136,13 +136,6 @@ export const MIGRATIONS: Migration[] = [
     },
   },
   {
-    version: 6,
-    name: 'goals: one per session, with limits, usage, strikes and the last audit',
-    up(db) {
-      db.exec(GOALS_TABLE_SQL);
-    },
-  },
-  {
     version: 5,
     name: 'launch records: one row per `muster <harness>` run (launch id, harness, name, pid, cwd, session id once known)',
     up(db) {
@@ -162,19 +155,27 @@ export const MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 6,
+    name: 'goals: one per session, with limits, usage, strikes and the last audit',
+    up(db) {
+      db.exec(GOALS_TABLE_SQL);
+    },
+  },
 ];
 
 /** The store schema marker published in the lock record (BEHAVIOUR A `schemaMarker`). */
-export const SCHEMA_MARKER = `muster-schema-${MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0}`;
+export const SCHEMA_MARKER = `muster-schema-${Math.max(0, ...MIGRATIONS.map((m) => m.version))}`;
 
 export function migrate(db: Database.Database, migrations: Migration[] = MIGRATIONS): number {
   const current = db.pragma('user_version', { simple: true }) as number;
-  const latest = migrations[migrations.length - 1]?.version ?? 0;
+  const latest = Math.max(0, ...migrations.map((m) => m.version));
   if (current > latest) {
     // A newer Muster wrote this store; refusing beats corrupting it.
     throw new Error(`store schema ${current} is newer than this build understands (${latest})`);
   }
-  for (const m of migrations) {
+  // Applied by version, whatever the list order: user_version must only ever move forward.
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     if (m.version <= current) continue;
     db.transaction(() => {
       m.up(db);

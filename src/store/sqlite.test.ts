@@ -90,3 +90,21 @@ test('transcript index writes are batched per tick and survive close and reopen'
     t.cleanup();
   }
 });
+
+test('migrations are listed in ascending version order, and a store reopens at the latest version', () => {
+  const versions = MIGRATIONS.map((m) => m.version);
+  assert.deepEqual(versions, [...versions].sort((a, b) => a - b), 'ascending');
+  assert.equal(new Set(versions).size, versions.length, 'unique');
+  const t = tempDb();
+  try {
+    openSqliteStore({ path: t.path }).close();
+    const again = openSqliteStore({ path: t.path });
+    assert.equal(again.schemaVersion, versions.at(-1));
+    again.close();
+    const db = new Database(t.path, { readonly: true });
+    assert.equal(db.pragma('user_version', { simple: true }), versions.at(-1));
+    db.close();
+  } finally {
+    t.cleanup();
+  }
+});

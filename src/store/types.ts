@@ -5,11 +5,11 @@
  */
 import type { TranscriptIndex } from '../sources/contract.ts';
 import type { Settings } from './settings.ts';
-import type { LaunchesRepository } from '../launch/types.ts';
 import type { GoalsRepository } from '../goals/index.ts';
-import type { PagesRepository } from '../pager/types.ts';
-import type { ActionsRepository } from './actions.ts';
+import type { LaunchesRepository } from '../launch/types.ts';
 import type { BoardRepository } from '../board/ports.ts';
+import type { ActionsRepository } from './actions.ts';
+import type { PagesRepository } from '../pager/types.ts';
 
 export interface SettingsRepository {
   /** Every known setting, stored values over defaults. */
@@ -25,14 +25,14 @@ export interface Store {
   transcriptIndex: TranscriptIndex;
   /** Operator pages (questions and notices from agents). */
   pages: PagesRepository;
-  /** The board: character packs, choices, the canvas scene. */
-  board: BoardRepository;
   /** The action log (focus, resume, end: who, what, outcome). */
   actions: ActionsRepository;
-  /** Goals driven by the auditor (migration 6). */
-  goals: GoalsRepository;
+  /** The board: character packs, choices, the canvas scene. */
+  board: BoardRepository;
   /** Launch records of `muster <harness>` runs (migration 5). */
   launches: LaunchesRepository;
+  /** Goals driven by the auditor (migration 6). */
+  goals: GoalsRepository;
   /** Closes the database. Idempotent. */
   close(): void;
 }

@@ -68,7 +68,7 @@ function cliEntry(): string[] {
 
 export interface StartOptions {
   port?: number;
-  /** How long to wait for the new daemon to be ready. Default: 15 s. */
+  /** How long to wait for the new daemon to be ready. Default: 30 s (a loaded machine with a large index). */
   timeoutMs?: number;
 }
 
@@ -84,7 +84,7 @@ export async function startDaemon(ctx: ClientContext, opts: StartOptions = {}): 
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? 1));
   child.unref();
-  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
   while (Date.now() < deadline) {
     const loc = await locateDaemon(ctx);
     if (loc.state === 'running') return loc;

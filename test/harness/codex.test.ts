@@ -127,6 +127,17 @@ describe('codex 0.171.0 against the fake model', () => {
     const h = freshEnv();
     const c = execInBackground(h, 'SLOW60 exec turn to kill');
     const live = await waitForSession(h, 'live exec', (s) => s.live);
+    // Kill mid-turn, once the rollout exists: a thread killed before its first record leaves nothing to list.
+    await model.waitForRequest((req) => lastUserText(req).includes('exec turn to kill'), 60_000);
+    const t0 = Date.now();
+    const hasRollout = (): boolean => {
+      try {
+        return rolloutText(h, live.id) !== '';
+      } catch {
+        return false; // sessions/ not created yet
+      }
+    };
+    while (!hasRollout() && Date.now() - t0 < 30_000) await new Promise((r) => setTimeout(r, 100));
     process.kill(-(c.pid as number), 'SIGKILL');
     await exited(c);
     const after = await waitForSession(h, 'dormant after SIGKILL', (s) => s.id === live.id && !s.live, 30_000);

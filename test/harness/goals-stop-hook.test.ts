@@ -57,7 +57,7 @@ describe('goals driven by the Claude Stop hook (claude -p, hooks via --settings)
   });
 
   function muster(args: string[]) {
-    return runCli(process.execPath, [BIN, ...args], { cwd, env, timeoutMs: 30_000 });
+    return runCli(process.execPath, [BIN, ...args], { cwd, env, timeoutMs: 60_000 });
   }
   async function goalOf(sessionId: string): Promise<Goal> {
     const r = await muster(['goal', 'show', sessionId]);
@@ -165,7 +165,8 @@ describe('goals driven by the Claude Stop hook (claude -p, hooks via --settings)
     const r1 = await first;
     assert.equal(r1.code, 0, `claude still ends cleanly when the daemon goes away under its hook: ${r1.stderr}`);
     assert.equal(finishedTurns(sessionId), 1);
-    assert.equal((await muster(['up'])).code, 0);
+    const up = await muster(['up']);
+    assert.equal(up.code, 0, `muster up after the restart: ${JSON.stringify(up)}`);
     const before = await goalOf(sessionId);
     assert.deepEqual([before.status, before.turns], ['active', 1]);
     // The operator's next prompt finishes turn 2; the new daemon counts it against the stored ceiling.

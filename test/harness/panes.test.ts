@@ -9,9 +9,8 @@
  * Then `codex exec` with a slow reply is ended through `muster end` (the actions path): SIGINT,
  * and its rollout records the abort.
  *
- * The daemon is the built CLI (`npm run build` first), run from this file's own copy of dist/ (others
- * rebuild dist/ in place). The harness kit's daemon does that too but takes no extra environment,
- * and this daemon needs MUSTER_TMUX_SOCKET; once the kit accepts extra variables, use it instead.
+ * The daemon is the harness kit's (the built CLI: `npm run build` first), pointed at this file's tmux
+ * server through MUSTER_TMUX_SOCKET.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,10 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { keywordHandler, lastUserText, startFakeModel } from '../fakes/fake-model/index.ts';
 import type { FakeModel } from '../fakes/fake-model/index.ts';
-import { daemonEnv, ensureHarnessCli, findFiles, harnessEnv, readJsonl, startTmux } from './kit/index.ts';
-import type { HarnessCli, HarnessEnv, Pane, Tmux } from './kit/index.ts';
-import { splitBoardUrl, waitExit } from '../e2e/kit.ts';
-import type { CliResult } from '../e2e/kit.ts';
+import { ensureHarnessCli, findFiles, harnessEnv, readJsonl, startHarnessDaemon, startTmux } from './kit/index.ts';
+import type { HarnessCli, HarnessDaemon, HarnessEnv, Pane, Tmux } from './kit/index.ts';
 import type { Session } from '../../src/sources/session.ts';
 
 const SCENARIO_MS = 240_000;
@@ -58,91 +55,14 @@ async function until<T>(what: string, fn: () => Promise<T | undefined> | T | und
   }
 }
 
-const REPO = path.resolve(import.meta.dirname, '../..');
-/** Relative imports of a bundle file (`from "./chunks/x.js"`, `import("./y.js")`). */
-const IMPORTS = /(?:from|import\()\s*["'](\.\.?\/[^"']+\.js)["']/g;
-
-/** Whether `entry` and every file it imports, transitively, are present (a copy taken mid-build is not). */
-function complete(entry: string): boolean {
-  const seen = new Set<string>();
-  for (let pending = [entry], file = pending.pop(); file !== undefined; file = pending.pop()) {
-    if (seen.has(file)) continue;
-    seen.add(file);
-    if (!fs.existsSync(file)) return false;
-    for (const m of fs.readFileSync(file, 'utf8').matchAll(IMPORTS)) pending.push(path.resolve(path.dirname(file), m[1]!));
-  }
-  return true;
-}
-
-/** cli.js in a complete private copy of dist/ under the repo's .cache (node_modules must resolve); waits out a rebuild. */
-async function privateCli(): Promise<string> {
-  const deadline = Date.now() + 300_000;
-  for (let attempt = 0; ; attempt++) {
-    const dir = path.join(REPO, '.cache', 'muster-dist', `panes-${process.pid}-${attempt}`);
-    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-    try {
-      fs.cpSync(path.join(REPO, 'dist'), dir, { recursive: true, filter: (src) => !src.startsWith(path.join(REPO, 'dist', 'web')) });
-    } catch { /* dist/ vanished mid-copy: a rebuild is running */ }
-    if (complete(path.join(dir, 'cli.js'))) return path.join(dir, 'cli.js');
-    fs.rmSync(dir, { recursive: true, force: true });
-    if (Date.now() > deadline) throw new Error('dist/ is missing or incomplete: run `npm run build` first');
-    await new Promise((r) => setTimeout(r, 2000));
-  }
-}
-
-/** `muster <args>` from `cliJs`; the JSON envelope from stdout (success) or stderr (failure). */
-function runMuster(cliJs: string, args: string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliJs, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const line = (code === 0 ? stdout : stderr).trim().split('\n').filter((l) => l.startsWith('{')).at(-1) ?? '{}';
-      let json: CliResult['json'];
-      try {
-        json = JSON.parse(line) as CliResult['json'];
-      } catch {
-        json = { ok: false, error: { code: 'unparseable', message: line } };
-      }
-      resolve({ code, stdout, stderr, json });
-    });
-  });
-}
-
-/** `muster serve` in the foreground from `cliJs`; resolves once its envelope is printed. */
-function serve(cliJs: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; boardUrl: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliJs, 'serve', '--port', '0', '--quiet'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`muster serve did not start within 60 s: ${err}`))), 60_000);
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line === undefined || !out.includes('\n')) return;
-      clearTimeout(timer);
-      resolve({ child, boardUrl: (JSON.parse(line) as { boardUrl: string }).boardUrl });
-    });
-    child.on('exit', (code) => (clearTimeout(timer), reject(new Error(`muster serve exited ${code}: ${err}`))));
-  });
-}
 
 describe('panes and actions with the real claude, codex and omp (private tmux, real daemon)', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-harness-panes-'));
   let model: FakeModel;
   let tmux: Tmux;
-  let daemon: ChildProcess | undefined;
+  let daemon: HarnessDaemon | undefined;
   let client: ChildProcess | undefined;
-  let env: NodeJS.ProcessEnv;
-  let api: { base: string; token: string };
-  let cliJs = '';
-  const runCli = (args: string[], e: NodeJS.ProcessEnv): Promise<CliResult> => runMuster(cliJs, args, e);
+  const runCli = (args: string[]) => daemon!.muster(args);
   const clis = {} as Record<Name, HarnessCli>;
   const homes = {} as Record<Name, HarnessEnv>;
   /** Agent and exec pids this file started outside the tmux panes' shells: killed by pid at the end. */
@@ -154,7 +74,7 @@ describe('panes and actions with the real claude, codex and omp (private tmux, r
   const shownPane = async (): Promise<string> => (await tmuxRun(['list-clients', '-F', '#{pane_id}'])).trim();
 
   async function listSessions(): Promise<Session[]> {
-    const r = await runCli(['ls', '--json'], env);
+    const r = await runCli(['ls', '--json']);
     if (r.code !== 0) throw new Error(`muster ls --json: ${r.stderr}`);
     return r.json['sessions'] as Session[];
   }
@@ -170,11 +90,7 @@ describe('panes and actions with the real claude, codex and omp (private tmux, r
     for (const name of ['claude', 'codex', 'omp'] as const) {
       homes[name] = harnessEnv(name, { root, modelUrl: model.url, binDir: clis[name].binDir, cwd: path.join(root, `proj-${name}`) });
     }
-    env = { ...daemonEnv({ homes: Object.values(homes), root }), MUSTER_TMUX_SOCKET: tmux.socket };
-    cliJs = await privateCli();
-    const served = await serve(cliJs, env);
-    daemon = served.child;
-    api = splitBoardUrl(served.boardUrl);
+    daemon = await startHarnessDaemon({ homes: Object.values(homes), root, env: { MUSTER_TMUX_SOCKET: tmux.socket } });
     // The operator's terminal: a real tmux client on a pty (script(1)), showing the kit's idle window.
     client = spawn('script', ['-qfc', `tmux -S ${tmux.socket} attach -t =muster`, '/dev/null'], { stdio: 'ignore', env: { PATH: process.env.PATH, TERM: 'xterm' } });
     await until('a tmux client attached', async () => ((await tmuxRun(['list-clients', '-F', '#{client_name}'])).trim() ? true : undefined), 20_000);
@@ -185,10 +101,7 @@ describe('panes and actions with the real claude, codex and omp (private tmux, r
     for (const c of execs) if (c.exitCode === null && c.signalCode === null) { try { process.kill(-(c.pid as number), 'SIGKILL'); } catch {} }
     for (const pid of started) { try { process.kill(pid, 'SIGKILL'); } catch {} }
     await tmux?.kill();
-    if (daemon) {
-      daemon.kill('SIGTERM');
-      await waitExit(daemon, 15_000).catch(() => daemon?.kill('SIGKILL'));
-    }
+    await daemon?.close();
     await model?.close();
     fs.rmSync(root, { recursive: true, force: true });
   });
@@ -239,13 +152,13 @@ describe('panes and actions with the real claude, codex and omp (private tmux, r
 
       await tmuxRun(['select-window', '-t', '=muster:idle']);
       assert.notEqual(await shownPane(), pane.id);
-      const focused = await runCli(['focus', session.id], env);
+      const focused = await runCli(['focus', session.id]);
       assert.equal(focused.code, 0, focused.stderr);
       assert.equal((focused.json.pane as { id: string }).id, pane.id);
       assert.equal(await shownPane(), pane.id, 'the attached client shows the agent pane');
 
       await tmuxRun(['select-window', '-t', '=muster:idle']);
-      const resumed = await runCli(['resume', session.id], env);
+      const resumed = await runCli(['resume', session.id]);
       assert.equal(resumed.code, 0, resumed.stderr);
       assert.deepEqual(resumed.json.outcome, 'already_live');
       assert.deepEqual((resumed.json.focus as { outcome: string; pane: { id: string } }).outcome, 'focused');
@@ -262,7 +175,7 @@ describe('panes and actions with the real claude, codex and omp (private tmux, r
     const exited = new Promise<void>((r) => c.once('exit', () => r()));
     const live = await waitSession('codex exec live and working', (s) => s.harness === 'codex' && s.live && s.status === 'working' && s.title.includes('exec turn to end'));
     assert.equal(live.canEnd, true, 'a verified codex exec holder may be ended');
-    const r = await runCli(['end', live.id], env);
+    const r = await runCli(['end', live.id]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(r.json, { ok: true, ended: true, id: live.id });
     await Promise.race([exited, new Promise((_, reject) => setTimeout(() => reject(new Error('codex exec did not exit within 30 s of SIGINT')), 30_000))]);
@@ -274,7 +187,7 @@ describe('panes and actions with the real claude, codex and omp (private tmux, r
     assert.equal(aborted.length, 1, 'one turn_aborted record');
     assert.equal((aborted[0]?.['payload'] as { reason?: string }).reason, 'interrupted');
     // The action log names the signal and who asked.
-    const res = await fetch(`${api.base}/api/actions?sessionId=${live.id}`, { headers: { authorization: `Bearer ${api.token}` } });
+    const res = await fetch(`${daemon!.api.base}/api/actions?sessionId=${live.id}`, { headers: { authorization: `Bearer ${daemon!.api.token}` } });
     const log = ((await res.json()) as { actions: { actor: string; action: string; outcome: string; detail: { signal?: string } }[] }).actions;
     assert.ok(log.some((a) => a.actor === 'cli' && a.action === 'end' && a.outcome === 'ended' && a.detail.signal === 'SIGINT'), JSON.stringify(log));
   });

@@ -1,10 +1,12 @@
 /**
- * The board's static files, built by Vite into dist/web at install time. Files are loaded once at
- * start into a map keyed by their served path, so no request path ever reaches the filesystem.
+ * The board's static files, built by Vite into dist/web at install time. The files are listed once at
+ * start into a map keyed by their served path, so no request path ever reaches the filesystem; each
+ * file is read on its first request and kept (the canvas's lazy chunks and fonts are megabytes that
+ * most sessions never load, and reading them all delayed the daemon's start by a quarter second).
  * Hashed assets are immutable-cached; the page itself is never cached. Strict CSP: no inline script,
  * no remote origin.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import type { App } from '../env.ts';
 
@@ -36,23 +38,18 @@ export const PAGE_CSP = [
   "form-action 'self'",
 ].join('; ');
 
-interface Asset { body: Uint8Array; type: string; immutable: boolean }
+interface Asset { file: string; body: Uint8Array | null; type: string; immutable: boolean }
 
-function loadAssets(root: string): Map<string, Asset> {
+function listAssets(root: string): Map<string, Asset> {
   const out = new Map<string, Asset>();
   const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const name = entry.name;
       const full = join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else {
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile()) {
         const rel = relative(root, full).split(sep).join('/');
-        out.set(`/${rel}`, {
-          // Copy into an exactly sized buffer: small reads share Node's pooled ArrayBuffer, and serving
-          // `.buffer` of such a view would send unrelated process memory.
-          body: new Uint8Array(readFileSync(full)),
-          type: TYPES[extname(name)] ?? 'application/octet-stream',
-          immutable: rel.startsWith('assets/'),
-        });
+        out.set(`/${rel}`, { file: full, body: null, type: TYPES[extname(name)] ?? 'application/octet-stream', immutable: rel.startsWith('assets/') });
       }
     }
   };
@@ -68,7 +65,7 @@ const FALLBACK = `<!doctype html><html lang="en"><head><meta charset="utf-8"><ti
 <body><h1>Muster</h1><p>The board's web assets are not built. Run <code>npm run build</code> and reload.</p></body></html>`;
 
 export function webRoutes(opts: { webRoot: string }) {
-  const assets = loadAssets(opts.webRoot);
+  const assets = listAssets(opts.webRoot);
   return (app: App) => {
     app.get('*', async (c, next) => {
       const path = new URL(c.req.url).pathname;
@@ -85,6 +82,9 @@ export function webRoutes(opts: { webRoot: string }) {
         'cache-control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-store',
       };
       if (asset.type.startsWith('text/html')) headers['content-security-policy'] = PAGE_CSP;
+      // Copy into an exactly sized buffer: small reads share Node's pooled ArrayBuffer, and serving
+      // `.buffer` of such a view would send unrelated process memory.
+      asset.body ??= new Uint8Array(readFileSync(asset.file));
       return c.body(asset.body.buffer as ArrayBuffer, 200, headers);
     });
   };

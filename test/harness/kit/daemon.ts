@@ -28,6 +28,8 @@ export interface HarnessDaemonOptions {
   homes: HarnessEnv[];
   /** Temp dir owned by the test; MUSTER_HOME is `<root>/muster-home`. */
   root: string;
+  /** Extra variables for the daemon and its commands (e.g. MUSTER_TMUX_SOCKET), merged last. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** One server-sent event as received. */
@@ -49,6 +51,8 @@ export interface HarnessDaemon {
   /** Environment for `muster` commands against this daemon. */
   readonly env: NodeJS.ProcessEnv;
   readonly pid: number;
+  /** The daemon's base URL and token, for direct API calls. */
+  readonly api: { base: string; token: string };
   /** Runs `muster <args>` (the built CLI) against this daemon. */
   muster(args: string[]): Promise<MusterResult>;
   /** `muster ls --json`: the sessions it reports. Throws if the command fails. */
@@ -86,7 +90,7 @@ export function daemonEnv(options: HarnessDaemonOptions): NodeJS.ProcessEnv {
   }
   const musterHome = path.join(options.root, 'muster-home');
   fs.mkdirSync(musterHome, { recursive: true, mode: 0o700 });
-  return { ...env, MUSTER_HOME: musterHome, MUSTER_PORT: '0' };
+  return { ...env, MUSTER_HOME: musterHome, MUSTER_PORT: '0', ...options.env };
 }
 
 export async function startHarnessDaemon(options: HarnessDaemonOptions): Promise<HarnessDaemon> {
@@ -146,7 +150,7 @@ export async function startHarnessDaemon(options: HarnessDaemonOptions): Promise
       }
     })());
 
-  return { env, pid: envelope.pid, muster, listSessions, waitFor, waitForList, diagnostics, events, close };
+  return { env, pid: envelope.pid, api: { base, token }, muster, listSessions, waitFor, waitForList, diagnostics, events, close };
 }
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFile, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { envFor, runCli, sleep, startServe, tempHome, waitExit } from './kit.ts';
+import { envFor, runCli, startServe, tempHome, until, waitExit } from './kit.ts';
 import { execRollout, writeRollout } from '../../src/sources/codex/test-fixtures.ts';
 import { assistantMessage, createFixtureStore, userMessage } from '../../src/sources/opencode/fixture-store.ts';
 import { assistant, header, ompExit, ompModelChange, ompTitle, piModelChange, sessionFileName, user, writeSession } from '../../src/sources/pi/fixture-records.ts';
@@ -29,16 +29,6 @@ const EXPECTED: Record<string, { id: string; argv: string[]; dir: string }> = {
   pi: { id: PI, argv: ['pi', '--session', PI], dir: "pi 'quoted' proj" },
   omp: { id: OMP, argv: ['omp', '--resume', OMP], dir: 'omp-proj' },
 };
-
-async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(100);
-  }
-}
 
 describe('resume of dormant Codex, OpenCode, pi and omp sessions (real tmux, stand-in harness commands)', () => {
   const t = tempHome('muster-e2e-resume-');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { envFor, runCli, sleep, startServe, tempHome, waitExit } from './kit.ts';
+import { envFor, runCli, sleep, startServe, tempHome, until, waitExit } from './kit.ts';
 import { registryJson, userLine, writeTranscript } from '../../src/sources/claude/claude-fixtures.ts';
 
 const LIVE = '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
@@ -22,16 +22,6 @@ function startTicks(pid: number): number {
 const childrenOf = (pid: number): number[] =>
   readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
 const argv0 = (pid: number): string => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0] ?? '';
-
-async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(50);
-  }
-}
 
 describe('panes and actions through the daemon (real tmux)', () => {
   const t = tempHome('muster-e2e-actions-');

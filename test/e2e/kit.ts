@@ -91,6 +91,24 @@ export function waitExit(child: ChildProcess, timeoutMs = 10_000): Promise<numbe
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+export interface UntilOptions {
+  /** Poll interval, ms. Default: 50. */
+  stepMs?: number;
+  /** Extra text for the timeout error (e.g. the screen or the last listing). */
+  detail?: () => Promise<string> | string;
+}
+
+/** Polls `fn` until it returns something other than undefined; throws naming `what` after `ms`. */
+export async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms = 10_000, opts: UntilOptions = {}): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms${opts.detail ? `\n${await opts.detail()}` : ''}`);
+    await sleep(opts.stepMs ?? 50);
+  }
+}
+
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);

@@ -8,7 +8,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { BIN, envFor, runCli, sleep, splitBoardUrl, startServe, tempHome, waitExit } from './kit.ts';
+import { BIN, envFor, runCli, splitBoardUrl, startServe, tempHome, until, waitExit } from './kit.ts';
 import { callTool, connectMcp, openSse, type SseReader } from './pager-kit.ts';
 import { startTmux, type Pane, type Tmux } from '../harness/kit/tmux.ts';
 import { registryJson, userLine, writeTranscript } from '../../src/sources/claude/claude-fixtures.ts';
@@ -19,16 +19,6 @@ const DORMANT = '0b8b9c36-4f7e-4b11-9a55-3c0e1f2a7d10';
 function startTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms = 10_000, stepMs = 50): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(stepMs);
-  }
 }
 
 describe('operator TUI in a real tmux pane', () => {
@@ -104,7 +94,7 @@ describe('operator TUI in a real tmux pane', () => {
     const written = performance.now();
     registry('waiting', 'permission: Bash(make deploy)');
     const event = await sse.next('session.status.changed', (d) => d.id === LIVE && d.status === 'waiting', 10_000);
-    const shown = await until('the waiting row', async () => ((await screen()).includes('↳ permission: Bash(make deploy)') ? performance.now() : undefined), 5000, 20);
+    const shown = await until('the waiting row', async () => ((await screen()).includes('↳ permission: Bash(make deploy)') ? performance.now() : undefined), 5000, { stepMs: 20 });
     const ms = shown - event.at;
     assert.ok(ms <= 1000, `event → screen took ${Math.round(ms)} ms`);
     const text = await screen();

@@ -23,6 +23,7 @@ import type { FakeModel } from '../fakes/fake-model/index.ts';
 import { ensureHarnessCli, findFiles, harnessEnv, readJsonl, startHarnessDaemon, startTmux } from './kit/index.ts';
 import type { HarnessCli, HarnessDaemon, HarnessEnv, Pane, Tmux } from './kit/index.ts';
 import type { Session } from '../../src/sources/session.ts';
+import { until } from '../e2e/kit.ts';
 
 const SCENARIO_MS = 240_000;
 type Name = 'claude' | 'codex' | 'omp';
@@ -44,17 +45,6 @@ const childrenOf = (pid: number): number[] => {
     return [];
   }
 };
-
-async function until<T>(what: string, fn: () => Promise<T | undefined> | T | undefined, ms: number, detail?: () => Promise<string> | string): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms${detail ? `\n${await detail()}` : ''}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 
 describe('panes and actions with the real claude, codex and omp (private tmux, real daemon)', () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-harness-panes-'));
@@ -79,7 +69,7 @@ describe('panes and actions with the real claude, codex and omp (private tmux, r
     return r.json['sessions'] as Session[];
   }
   const waitSession = (what: string, pred: (s: Session) => boolean, ms = 90_000): Promise<Session> =>
-    until(what, async () => (await listSessions()).find(pred), ms, async () => JSON.stringify(await listSessions(), null, 1));
+    until(what, async () => (await listSessions()).find(pred), ms, { stepMs: 200, detail: async () => JSON.stringify(await listSessions(), null, 1) });
 
   before(async () => {
     for (const name of ['claude', 'codex', 'omp'] as const) clis[name] = await ensureHarnessCli(name);
@@ -143,7 +133,7 @@ describe('panes and actions with the real claude, codex and omp (private tmux, r
       for (const pid of session.pids) started.add(pid);
 
       await tmux.sendKeys(pane.id, 'C-z');
-      await until(`${name} stopped and the shell in the foreground`, () => (stat(agent)?.state === 'T' && stat(pane.pid)?.tpgid === pane.pid ? true : undefined), 20_000, () => tmux.capture(pane.id));
+      await until(`${name} stopped and the shell in the foreground`, () => (stat(agent)?.state === 'T' && stat(pane.pid)?.tpgid === pane.pid ? true : undefined), 20_000, { stepMs: 200, detail: () => tmux.capture(pane.id) });
       assert.notEqual(stat(agent)?.pgrp, stat(pane.pid)?.tpgid, 'the agent is not in the foreground group');
 
       const mapped = await waitSession(`${name} mapped to its pane while suspended`, (s) => s.id === session.id && s.pane?.id === pane.id, 30_000);

@@ -69,6 +69,18 @@ describe('discovery through the daemon', () => {
     t.cleanup();
   });
 
+  /** An SSE client collecting raw chunks; resolves once it has had time to connect. */
+  async function collectEvents(): Promise<{ events: string[]; req: ReturnType<typeof request> }> {
+    const events: string[] = [];
+    const req = request(`${base}/api/events`, { headers: { authorization: `Bearer ${token}`, host: `127.0.0.1:${port}` } }, (res) => {
+      res.on('data', (d: Buffer) => events.push(d.toString()));
+    });
+    req.on('error', () => {});
+    req.end();
+    await sleep(200);
+    return { events, req };
+  }
+
   async function ls(): Promise<Session[]> {
     const r = await runCli(['ls', '--json'], env);
     assert.equal(r.code, 0, r.stderr);
@@ -113,13 +125,7 @@ describe('discovery through the daemon', () => {
   });
 
   it('a registry status change reaches an SSE client within 1 s; an append is an upsert', async () => {
-    const events: string[] = [];
-    const req = request(`${base}/api/events`, { headers: { authorization: `Bearer ${token}`, host: `127.0.0.1:${port}` } }, (res) => {
-      res.on('data', (d: Buffer) => events.push(d.toString()));
-    });
-    req.on('error', () => {});
-    req.end();
-    await sleep(200);
+    const { events, req } = await collectEvents();
     const t0 = Date.now();
     writeFileSync(join(claudeHome, 'sessions', `${fakeClaude.pid}.json`), registryJson({ pid: fakeClaude.pid!, sessionId: LIVE, procStart: startTicks(fakeClaude.pid!), status: 'waiting', waitingFor: 'permission to run rm -rf build', cwd: '/tmp/proj' }));
     while (!events.join('').includes('permission to run rm -rf build') && Date.now() - t0 < 3000) await sleep(20);
@@ -134,13 +140,7 @@ describe('discovery through the daemon', () => {
   });
 
   it('after SIGKILL the session shows live: false within 2 s (the leftover registry file does not keep it live)', async () => {
-    const events: string[] = [];
-    const req = request(`${base}/api/events`, { headers: { authorization: `Bearer ${token}`, host: `127.0.0.1:${port}` } }, (res) => {
-      res.on('data', (d: Buffer) => events.push(d.toString()));
-    });
-    req.on('error', () => {});
-    req.end();
-    await sleep(200);
+    const { events, req } = await collectEvents();
     const t0 = Date.now();
     fakeClaude.kill('SIGKILL');
     const notLive = new RegExp(`event: session\\.status\\.changed\\ndata: [^\\n]*"id":"${LIVE}"[^\\n]*"live":false`);

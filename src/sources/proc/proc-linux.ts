@@ -3,6 +3,7 @@
  * directory shaped like /proc (<pid>/stat, <pid>/cmdline, <pid>/cwd symlink, stat, locks).
  */
 import { readdirSync, statSync } from 'node:fs';
+import { signalPid } from './proc-signal.ts';
 import { PF_KTHREAD, parseStat } from './proc-stat.ts';
 import { readLinkOrNull, readProcText, splitCmdline } from './proc-files.ts';
 import { parseProcLocks } from './proc-locks.ts';
@@ -115,17 +116,7 @@ export function createLinuxProc(options: LinuxProcOptions = {}): ProcPort {
     probeLock: (path) => probe.probe(path),
     lockHolders: (path) => probe.holders(path),
     lockHoldersMany: (paths) => probe.holdersMany(paths),
-    signal(pid, signal) {
-      // Never let a bad pid reach kill(): 0 and negatives address process groups.
-      if (!Number.isInteger(pid) || pid <= 0) return false;
-      try {
-        kill(pid, signal);
-        return true;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ESRCH') return false;
-        throw e;
-      }
-    },
+    signal: (pid, signal) => signalPid(kill, pid, signal),
   };
 }
 

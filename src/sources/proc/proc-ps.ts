@@ -4,6 +4,7 @@
  * `ps` is spawned once per snapshot, never per process.
  */
 import { execFileSync } from 'node:child_process';
+import { signalPid } from './proc-signal.ts';
 import { basename } from 'node:path';
 import type { ProcInfo, ProcPort, ProcessTable } from './types.ts';
 
@@ -67,16 +68,7 @@ export function createPsProc(options: PsProcOptions = {}): ProcPort {
     probeLock: () => null,
     lockHolders: () => [],
     lockHoldersMany: (paths) => new Map(paths.map((p) => [p, []])),
-    signal(pid, signal) {
-      if (!Number.isInteger(pid) || pid <= 0) return false;
-      try {
-        kill(pid, signal);
-        return true;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ESRCH') return false;
-        throw e;
-      }
-    },
+    signal: (pid, signal) => signalPid(kill, pid, signal),
   };
 }
 

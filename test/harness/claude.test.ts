@@ -73,8 +73,9 @@ describe('claude 2.1.332 against the fake model', () => {
     const r = await runCli(cli.bin, ['-p', 'say hi from print mode', '--output-format', 'json'], { cwd: h.cwd, env: h.env, timeoutMs: 90_000 });
     assert.equal(r.code, 0, r.stderr);
     const id = (JSON.parse(r.stdout) as { session_id: string }).session_id;
-    // The transcript's last lines may still be on their way through the daemon's watch.
-    const list = await d.waitForList((l) => l.some((x) => x.id === id && x.tokens.output > 0 && x.costUsd !== null), 15_000, 'print session listed');
+    // The transcript's last lines may still be on their way through the daemon's watch, and the exit is seen by
+    // the liveness sweep (every 500 ms), which can come after the last line was read.
+    const list = await d.waitForList((l) => l.some((x) => x.id === id && x.tokens.output > 0 && x.costUsd !== null && !x.live), 15_000, 'print session listed and dormant');
     assert.equal(list.length, 1);
     const s = list[0];
     assert.ok(s);

@@ -85,8 +85,9 @@ for (const name of ['pi', 'omp'] as const) {
       const { h, d } = await scenario();
       const r = await runCli(cli.bin, [...h.argvPrefix, '-p', 'TOOL_BASH please'], { cwd: h.cwd, env: h.env, timeoutMs: 90_000 });
       assert.equal(r.code, 0, r.stderr);
-      // The last records may still be on their way through the daemon's watch.
-      const [s, ...rest] = await d.waitForList((l) => l.some((x) => x.tokens.output > 0 && x.costUsd !== null), 15_000, 'print session listed');
+      // The last records may still be on their way through the daemon's watch, and the exit is seen by the
+      // liveness sweep (every 500 ms), which can come after the last record was read.
+      const [s, ...rest] = await d.waitForList((l) => l.some((x) => x.tokens.output > 0 && x.costUsd !== null && !x.live), 15_000, 'print session listed and dormant');
       assert.equal(rest.length, 0);
       assert.ok(s);
       assert.equal(s.live, false);

@@ -24,6 +24,13 @@ export interface EndRequest {
   daemon: DaemonThreadStatus | null;
   controlSocket: string;
   timeoutMs: number;
+  /**
+   * How long an exec holder gets to let go of its lock after SIGINT before the SIGINT is sent once more
+   * (default 3 s). Observed: a SIGINT that lands while `codex exec` is still starting its turn can be
+   * lost, and the turn then runs to completion.
+   */
+  sigintGraceMs?: number;
+  sleep?: (ms: number) => Promise<void>;
   withDaemon: <T>(socketPath: string, fn: (c: AppServerClient) => Promise<T>, timeoutMs: number) => Promise<T>;
 }
 
@@ -41,6 +48,16 @@ export async function endThread(r: EndRequest): Promise<EndOutcome> {
     const holdsLock = proc.lockHolders(lockPathFor(r.home, r.id)).includes(plan.pid);
     if (!holdsLock || !verified(proc, plan.pid, 'exec')) return { outcome: 'not_running', reason: 'the codex exec process is gone' };
     if (!proc.signal(plan.pid, 'SIGINT')) return { outcome: 'not_running', reason: 'the codex exec process exited' };
+    // codex.md §12: wait until the flock is gone; a SIGINT that was not acted on is sent once more.
+    const lock = lockPathFor(r.home, r.id);
+    const held = (): boolean => proc.lockHolders(lock).includes(plan.pid) && verified(proc, plan.pid, 'exec');
+    const grace = r.sigintGraceMs ?? 3000;
+    const sleep = r.sleep ?? ((ms: number) => new Promise<void>((res) => setTimeout(res, ms)));
+    for (let round = 0; round < 2; round++) {
+      for (let waited = 0; waited < grace && held(); waited += 100) await sleep(100);
+      if (!held()) break;
+      if (round === 0) proc.signal(plan.pid, 'SIGINT');
+    }
     return { outcome: 'ended', signal: 'SIGINT', pid: plan.pid };
   }
   // Daemon-held thread.

@@ -1,6 +1,6 @@
 // Runs node's own test runner (through tsx) over every *.test.ts under the given folders.
 // Node 20's --test takes no glob patterns, so the files are collected here.
-// Usage: node scripts/run-tests.mjs [--concurrency N] [--timeout MS] <dir>...
+// Usage: node scripts/run-tests.mjs [--concurrency N] [--timeout MS] <dir or file>...
 import { readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -24,10 +24,11 @@ const walk = (d) => {
 };
 for (const d of dirs) {
   if (!existsSync(d)) {
-    console.error(`no such folder: ${d}`);
+    console.error(`no such folder or file: ${d}`);
     process.exit(2);
   }
-  walk(d);
+  if (statSync(d).isDirectory()) walk(d);
+  else files.push(d);
 }
 if (files.length === 0) {
   console.error(`no test files under ${dirs.join(', ')}`);

@@ -30,7 +30,9 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  packages: 'external',
+  // hono and its Node adapter are bundled (fewer module loads at daemon start); the native SQLite driver
+  // cannot be, and the MCP SDK with zod is loaded only on the first /mcp request, from node_modules.
+  external: ['better-sqlite3', '@modelcontextprotocol/sdk', 'zod'],
   sourcemap: true,
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',

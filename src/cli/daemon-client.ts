@@ -4,6 +4,7 @@
  * `ensureDaemon` starts one in the background when none is usable (status/down never call it).
  */
 import { spawn } from 'node:child_process';
+import type { Socket } from 'node:net';
 import { openSync, closeSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MusterError } from '../errors/index.ts';
@@ -11,6 +12,7 @@ import { readLock, type LockRecord } from '../daemon/lock/index.ts';
 import { buildIdentity, type BuildIdentity } from '../daemon/identity.ts';
 import { readToken, resolvePaths, type MusterPaths } from '../daemon/paths.ts';
 import { httpJson } from './http.ts';
+import { READY_FD_ENV } from './ready-signal.ts';
 
 export type DaemonLocation =
   | { state: 'running'; record: LockRecord; urls: { board: string; api: string; mcp: string }; token: string | null }
@@ -38,14 +40,18 @@ async function healthMatches(api: string, record: LockRecord): Promise<boolean> 
   }
 }
 
-export async function locateDaemon(ctx: ClientContext): Promise<DaemonLocation> {
+/**
+ * `trustedPid`: a daemon this process started and that reported ready on its pipe; its record is
+ * believed without the health round trip (the first request to a fresh daemon is its slowest).
+ */
+export async function locateDaemon(ctx: ClientContext, trustedPid?: number): Promise<DaemonLocation> {
   const reading = readLock(ctx.paths.lock, ctx.identity);
   if (reading.state !== 'record') return { state: 'stopped', staleRecord: reading.state === 'invalid' };
   const { record } = reading;
   if (!reading.alive) return { state: 'stopped', staleRecord: true };
   if (!reading.current) return { state: 'foreign', record };
   if (!reading.usable || !record.endpoints) return { state: 'starting', record };
-  if (!(await healthMatches(record.endpoints.api, record))) return { state: 'starting', record };
+  if (record.pid !== trustedPid && !(await healthMatches(record.endpoints.api, record))) return { state: 'starting', record };
   return { state: 'running', record, urls: record.endpoints, token: readToken(ctx.paths.token) };
 }
 
@@ -79,22 +85,40 @@ export async function startDaemon(ctx: ClientContext, opts: StartOptions = {}): 
   const out = openSync(logPath, 'a', 0o600);
   const args = [...cliEntry(), 'serve', '--quiet'];
   if (opts.port !== undefined) args.push('--port', String(opts.port));
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out], env: ctx.env });
+  // fd 3 is a pipe on which the daemon writes one line once it serves (serve.ts); polling the lock
+  // record stays the fallback (e.g. another CLI's daemon won the race and ours exited).
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', out, out, 'pipe'], env: { ...ctx.env, [READY_FD_ENV]: '3' } });
   closeSync(out);
   let exited: number | null = null;
   child.once('exit', (code) => (exited = code ?? 1));
   child.unref();
-  const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
-  while (Date.now() < deadline) {
-    const loc = await locateDaemon(ctx);
-    if (loc.state === 'running') return loc;
-    if (loc.state === 'foreign') throw foreignError(loc.record);
-    if (exited !== null && loc.state === 'stopped') {
-      throw new MusterError('daemon_start_failed', `the daemon exited (code ${exited}) before it was ready; see ${logPath}`);
+  const pipe = child.stdio[3] as Socket | null;
+  let wake: () => void = () => {};
+  let readyPid: number | undefined;
+  pipe?.on('data', () => {
+    readyPid = child.pid;
+    wake();
+  });
+  pipe?.on('error', () => {});
+  pipe?.unref();
+  try {
+    const deadline = Date.now() + (opts.timeoutMs ?? 30_000);
+    while (Date.now() < deadline) {
+      const loc = await locateDaemon(ctx, readyPid);
+      if (loc.state === 'running') return loc;
+      if (loc.state === 'foreign') throw foreignError(loc.record);
+      if (exited !== null && loc.state === 'stopped') {
+        throw new MusterError('daemon_start_failed', `the daemon exited (code ${exited}) before it was ready; see ${logPath}`);
+      }
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, 10);
+        wake = () => { clearTimeout(t); r(); };
+      });
     }
-    await sleep(10);
+    throw new MusterError('daemon_start_failed', `the daemon did not become ready in time; see ${logPath}`);
+  } finally {
+    pipe?.destroy();
   }
-  throw new MusterError('daemon_start_failed', `the daemon did not become ready in time; see ${logPath}`);
 }
 
 /** The running daemon, started on demand. */

@@ -146,8 +146,6 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     // tmux (the user's server, or MUSTER_TMUX_SOCKET) and herdr (its socket, when found).
     const panes = createPaneService({ proc, env, tmuxSocket: env.MUSTER_TMUX_SOCKET?.trim() || undefined, log });
     const actions = createActions({ hub, bus, log: store.actions, panes, isDirectory, ready: () => hub.ready(), logLine: log });
-    // The first scan runs while the server comes up; session routes wait for it (hub.ready()).
-    const hubStarted = hub.start();
     bus.subscribe((e) => {
       if (e.type === 'settings.updated') rescanSeconds = Number((e.data as { rescanSeconds?: number }).rescanSeconds ?? rescanSeconds);
     });
@@ -283,8 +281,17 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     const urls = { board: `${base}/`, api: `${base}/api`, mcp: `${base}/mcp` };
     boardBase = urls.board;
     lock.publish(urls);
-    void hubStarted.catch((e: unknown) => log(`[muster] discovery failed to start: ${(e as Error).message}`));
     bus.publish('daemon.ready', { pid: process.pid, port });
+    // The first scan starts once the server answers (its synchronous part would otherwise delay
+    // readiness); session routes wait for it (hub.ready()).
+    const firstScan = setImmediate(() => {
+      void hub.start().catch((e: unknown) => log(`[muster] discovery failed to start: ${(e as Error).message}`));
+    });
+    disposers.push(() => clearImmediate(firstScan));
+    // The MCP SDK loads on the first /mcp request; warm it once the start-up requests are likely done.
+    const warm = setTimeout(() => void mcp.preload().catch((e: unknown) => log(`[mcp] SDK failed to load: ${(e as Error).message}`)), 2000);
+    warm.unref();
+    disposers.push(() => clearTimeout(warm));
 
     let resolveClosed!: () => void;
     const closed = new Promise<void>((r) => (resolveClosed = r));

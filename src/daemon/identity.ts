@@ -2,7 +2,8 @@
  * Who this build is, as published in the lock record and /api/health (BEHAVIOUR A).
  * A daemon whose identity differs from the CLI's is reported, never used or displaced.
  */
-import { SCHEMA_MARKER } from '../store/index.ts';
+// From the module itself, not the store's index: that would load the SQLite driver into every CLI command.
+import { SCHEMA_MARKER } from '../store/migrations.ts';
 
 /** Kept equal to package.json's version by identity.test.ts. */
 export const VERSION = '0.1.0';

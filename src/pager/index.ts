@@ -1,6 +1,7 @@
 export { createPager, type Pager, type PagerOptions, type PagerSettings, type Caller, type WaitOutcome, type WaitOptions } from './pager.ts';
 export { resolveAttribution, harnessOfClient, type AttributionHints, type SessionLookup } from './attribution.ts';
-export { registerPagerTools, type PagerToolsOptions, type ToolExtra } from './mcp-tools.ts';
+// registerPagerTools is imported from './mcp-tools.ts' by the lazily loaded MCP route only (it pulls in zod).
+export type { PagerToolsOptions, ToolExtra } from './mcp-tools.ts';
 export { createNotifier, toNotification, describeSession, type Notifier, type NotifierOptions } from './notifier.ts';
 export { isPageId, newPageId } from './page-id.ts';
 export { LIMITS, checkAsk, checkNotify, checkAnswer } from './validate.ts';

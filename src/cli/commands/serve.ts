@@ -1,5 +1,6 @@
 /** `muster serve [--port N] [--quiet]`: the daemon in the foreground until SIGINT/SIGTERM. */
 import { printOk } from '../output.ts';
+import { signalReady, takeReadyFd } from '../ready-signal.ts';
 import type { CommandContext } from '../command.ts';
 import type { Daemon } from '../../daemon/index.ts';
 
@@ -9,6 +10,7 @@ export async function run({ flags, env }: CommandContext): Promise<number> {
   // the process with the lock held.
   let daemon: Daemon | null = null;
   let stopping = false;
+  const readyFd = takeReadyFd(env);
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -31,6 +33,7 @@ export async function run({ flags, env }: CommandContext): Promise<number> {
     }
     const boardUrl = `${daemon.urls.board}?token=${daemon.token}`;
     printOk({ pid: process.pid, boardUrl, mcpUrl: daemon.urls.mcp, home: daemon.paths.home });
+    signalReady(readyFd, process.pid);
     if (!flags.quiet) process.stderr.write(`Muster is running. Board: ${boardUrl}\nPress Ctrl-C to stop.\n`);
     await daemon.closed;
     return 0;

@@ -2,13 +2,13 @@
  * /mcp — the Streamable HTTP MCP endpoint (official SDK, Web-standard transport), stateful: one
  * McpServer + transport per MCP session, keyed by the `mcp-session-id` header. The app's guards have
  * already checked the Bearer token and the loopback Host (the SDK checks neither by default).
- * Idle sessions are closed after `idleMs`; every session is closed on shutdown.
+ * Idle sessions are closed after `idleMs`; every session is closed on shutdown. The SDK itself is loaded
+ * on the first /mcp request (or by `preload()`), not at daemon start: see mcp-sdk.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ListRootsResultSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { registerPagerTools, resolveAttribution, type Caller, type Pager, type SessionLookup, type ToolExtra } from '../../pager/index.ts';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { resolveAttribution, type Caller, type Pager, type SessionLookup, type ToolExtra } from '../../pager/index.ts';
 import { readLimited } from '../body.ts';
 import type { Context } from 'hono';
 import type { App, RouteModule } from '../env.ts';
@@ -32,7 +32,11 @@ export interface McpEndpoint {
   count(): number;
   /** Closes every MCP session. Idempotent. */
   close(): Promise<void>;
+  /** Loads the SDK ahead of the first request (the daemon calls it once it is ready). */
+  preload(): Promise<void>;
 }
+
+type Sdk = typeof import('./mcp-sdk.ts');
 
 interface Entry {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -61,11 +65,13 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
   const log = opts.log ?? (() => {});
   const entries = new Map<string, Entry>();
   let closed = false;
+  let sdkLoading: Promise<Sdk> | undefined;
+  const loadSdk = (): Promise<Sdk> => (sdkLoading ??= import('./mcp-sdk.ts'));
 
-  async function rootCwd(entry: Entry, extra: ToolExtra): Promise<string | undefined> {
+  async function rootCwd(sdk: Sdk, entry: Entry, extra: ToolExtra): Promise<string | undefined> {
     if (!entry.server.server.getClientCapabilities()?.roots) return undefined;
     entry.rootCwd ??= extra
-      .sendRequest({ method: 'roots/list' }, ListRootsResultSchema, { timeout: 1500 })
+      .sendRequest({ method: 'roots/list' }, sdk.ListRootsResultSchema, { timeout: 1500 })
       .then((r) => {
         const uri = r.roots.find((x) => x.uri.startsWith('file://'))?.uri;
         return uri ? decodeURIComponent(new URL(uri).pathname) : undefined;
@@ -74,7 +80,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
     return entry.rootCwd;
   }
 
-  async function callerFor(entry: Entry, sessionId: string, extra: ToolExtra): Promise<Caller> {
+  async function callerFor(sdk: Sdk, entry: Entry, sessionId: string, extra: ToolExtra): Promise<Caller> {
     const hints = {
       sessionId: header(extra, 'x-muster-session-id'),
       harness: header(extra, 'x-muster-harness'),
@@ -85,7 +91,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       rootCwd: undefined as string | undefined,
     };
     // Roots cost a round trip: only when nothing stronger identifies the caller.
-    if (!hints.sessionId && typeof hints.codexThreadId !== 'string' && !hints.cwd) hints.rootCwd = await rootCwd(entry, extra);
+    if (!hints.sessionId && typeof hints.codexThreadId !== 'string' && !hints.cwd) hints.rootCwd = await rootCwd(sdk, entry, extra);
     return { attribution: resolveAttribution(hints, opts.sessions), fallbackKey: `mcp:${sessionId}` };
   }
 
@@ -105,19 +111,19 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
     for (const [id] of idle.slice(0, entries.size - max + 1)) void drop(id);
   }
 
-  async function open(): Promise<Entry> {
+  async function open(sdk: Sdk): Promise<Entry> {
     const entry = {} as Entry;
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const transport = new sdk.WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: MAX_BODY,
       onsessioninitialized: (id) => void entries.set(id, entry),
       onsessionclosed: (id) => void drop(id),
     });
-    const server = new McpServer({ name: 'muster', version: opts.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+    const server = new sdk.McpServer({ name: 'muster', version: opts.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
     Object.assign(entry, { transport, server, lastUsed: Date.now(), busy: 0 });
-    registerPagerTools(server, {
+    sdk.registerPagerTools(server, {
       pager: opts.pager,
-      caller: (extra) => callerFor(entry, transport.sessionId ?? 'none', extra),
+      caller: (extra) => callerFor(sdk, entry, transport.sessionId ?? 'none', extra),
       progressMs: opts.progressMs,
       log,
     });
@@ -155,9 +161,11 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       return (e as { code?: string }).code === 'payload_too_large' ? rpcError(413, -32000, 'request body too large') : rpcError(400, -32700, 'Parse error');
     }
     const messages = Array.isArray(body) ? body : [body];
-    if (!messages.some((m) => isInitializeRequest(m))) return rpcError(400, -32000, 'Bad Request: no MCP session; POST an initialize request first');
+    const sdk = await loadSdk();
+    if (closed) return rpcError(503, -32000, 'Muster is shutting down');
+    if (!messages.some((m) => sdk.isInitializeRequest(m))) return rpcError(400, -32000, 'Bad Request: no MCP session; POST an initialize request first');
     evict(now);
-    const entry = await open();
+    const entry = await open(sdk);
     return entry.transport.handleRequest(req, { parsedBody: body });
   }
 
@@ -169,6 +177,9 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
     async close() {
       closed = true;
       await Promise.all([...entries.keys()].map((id) => drop(id)));
+    },
+    async preload() {
+      await loadSdk();
     },
   };
 }

@@ -75,16 +75,17 @@ test('open passes a one-word argv through `env` (tmux would hand a single argume
   assert.deepEqual(win, ['new-window', '-t', '=muster:', '-P', '-F', '#{pane_id} #{pane_pid}', '-n', 'x y', '-c', '/tmp', '--', 'env', 'claude']);
 });
 
-test('focus costs two tmux execs with a client (select + list clients in one, then switch), one without', async () => {
+test('focus is one tmux exec: select, switch the current client, name it; no client and no pane are told apart', async () => {
   const calls: string[][] = [];
-  let clients = '';
-  const m = createTmuxPanes({ socket: '/nowhere', exec: async (args) => (calls.push(args), args.includes('list-clients') ? clients : '') });
-  assert.equal((await m.focus('%3')).outcome, 'no_client');
-  assert.equal(calls.length, 1);
-  assert.deepEqual(calls[0], ['select-window', '-t', '%3', ';', 'select-pane', '-t', '%3', ';', 'list-clients', '-F', '#{client_activity}\t#{client_name}']);
-  clients = '100\t/dev/pts/1\n300\t/dev/pts/2\n';
+  let answer: () => string = () => { throw new Error('tmux switch-client: no current client'); };
+  const m = createTmuxPanes({ socket: '/nowhere', exec: async (args) => (calls.push(args), answer()) });
+  assert.deepEqual(await m.focus('%3'), { outcome: 'no_client', pane: { manager: 'tmux', id: '%3', socket: '/nowhere' }, hint: 'tmux -S /nowhere attach -t %3' });
+  assert.deepEqual(calls, [['select-window', '-t', '%3', ';', 'select-pane', '-t', '%3', ';', 'switch-client', '-t', '%3', ';', 'display-message', '-p', '#{client_name}']]);
+  answer = () => '/dev/pts/2\n';
   assert.deepEqual(await m.focus('%3'), { outcome: 'focused', pane: { manager: 'tmux', id: '%3', socket: '/nowhere' }, client: '/dev/pts/2' });
-  assert.deepEqual(calls.slice(1), [calls[0], ['switch-client', '-c', '/dev/pts/2', '-t', '%3']]);
+  answer = () => { throw new Error("tmux select-window: can't find pane: %3"); };
+  assert.equal((await m.focus('%3')).outcome, 'pane_not_found');
+  assert.equal(calls.length, 3);
 });
 
 test('focus refuses a pane id that is not %N without running tmux', async () => {
@@ -111,6 +112,48 @@ test('real server: its pane processes are tty-owning children, so a rebuild reus
     await waitFor('the pane process gone', async () => !(await m.listPanes(readProcTree())).some((p) => p.ref.id === id));
     assert.equal(lists, 3);
   } finally {
+    await tmux(socket, ['kill-server']).catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('real server, two terminals: focus switches the one the operator typed in last', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'muster-tmux-2c-'));
+  const socket = join(dir, 'tmux.sock');
+  const clients: ChildProcess[] = [];
+  try {
+    await tmux(socket, ['-f', '/dev/null', 'new-session', '-d', '-s', 'left', '-x', '80', '-y', '24', 'sleep', '3600']);
+    await tmux(socket, ['new-session', '-d', '-s', 'right', '-x', '80', '-y', '24', 'sleep', '3600']);
+    const target = (await tmux(socket, ['new-window', '-d', '-P', '-F', '#{pane_id}', '-t', '=left:', 'sleep', '3600'])).trim();
+    const attach = (session: string): ChildProcess => {
+      const c = spawn('script', ['-qfc', `tmux -S ${socket} attach -t =${session}`, '/dev/null'], { stdio: ['pipe', 'ignore', 'ignore'], env: { ...process.env, TERM: 'xterm' } });
+      clients.push(c);
+      return c;
+    };
+    const clientOn = async (session: string): Promise<string> => {
+      const lines = (await tmux(socket, ['list-clients', '-F', '#{client_session} #{client_name}'])).trim().split('\n');
+      return lines.find((l) => l.startsWith(`${session} `))?.split(' ')[1] ?? '';
+    };
+    const left = attach('left');
+    const right = attach('right');
+    await waitFor('two clients', async () => (await clientOn('left')) !== '' && (await clientOn('right')) !== '');
+    const [leftName, rightName] = [await clientOn('left'), await clientOn('right')];
+    const m = createTmuxPanes({ socket });
+    // Key input is what tmux counts as activity; a key to `sleep` does nothing else. Activity times
+    // have one-second resolution in tmux's formats but are compared exactly inside the server.
+    for (const [typist, name] of [[right, rightName], [left, leftName], [right, rightName]] as const) {
+      await new Promise((r) => setTimeout(r, 50));
+      typist.stdin?.write('x');
+      await new Promise((r) => setTimeout(r, 150));
+      const r = await m.focus(target);
+      assert.deepEqual(r, { outcome: 'focused', pane: { manager: 'tmux', id: target, socket }, client: name });
+      const shown = (await tmux(socket, ['list-clients', '-F', '#{client_name} #{pane_id}'])).trim().split('\n');
+      assert.ok(shown.includes(`${name} ${target}`), `${name} shows ${target}: ${shown.join(' | ')}`);
+      // Back where it was, so the next round starts from the operator's own window again.
+      await tmux(socket, ['switch-client', '-c', name, '-t', name === leftName ? '=left:0' : '=right:0']);
+    }
+  } finally {
+    for (const c of clients) c.kill('SIGKILL');
     await tmux(socket, ['kill-server']).catch(() => {});
     rmSync(dir, { recursive: true, force: true });
   }

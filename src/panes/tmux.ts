@@ -35,8 +35,8 @@ export interface TmuxPanes extends PaneManager {
 const PANE_ID = /^%\d+$/;
 /** `#{pid}` is the server's pid: the pane list cache checks the server's children against it. */
 const FORMAT = ['#{pane_id}', '#{pane_pid}', '#{pid}', '#{pane_current_command}', '#{pane_current_path}', '#{window_name}'].join('\t');
-/** Client activity and name, one line per attached client. */
-const CLIENTS = '#{client_activity}\t#{client_name}';
+/** The client a command resolved (display-message -p). */
+const CLIENT_NAME = '#{client_name}';
 
 /** tmux prints control characters in names literally; a label never carries any. */
 export function cleanLabel(label: string): string {
@@ -137,24 +137,19 @@ export function createTmuxPanes(options: TmuxPanesOptions = {}): TmuxPanes {
     async focus(paneId): Promise<FocusResult> {
       const pane = { manager: 'tmux', id: paneId, socket };
       if (!PANE_ID.test(paneId)) return { outcome: 'pane_not_found', pane };
-      let listing: string;
+      // One exec (each costs ~20 ms here): tmux runs `;`-separated commands in order and stops at the
+      // first that fails. `switch-client` without `-c`, from outside tmux, picks tmux's "current" client:
+      // the most recently active client of the most recently active session (any client when that
+      // session has none attached), i.e. the terminal the operator last used; `display-message -p`
+      // resolves the same client and names it.
       try {
-        // One exec: tmux runs `;`-separated commands in order and stops at the first that fails,
-        // so a pane that does not exist fails it before the clients are listed.
-        listing = await exec(['select-window', '-t', paneId, ';', 'select-pane', '-t', paneId, ';', 'list-clients', '-F', CLIENTS]);
-      } catch {
+        const name = await exec(['select-window', '-t', paneId, ';', 'select-pane', '-t', paneId, ';', 'switch-client', '-t', paneId, ';', 'display-message', '-p', CLIENT_NAME]);
+        return { outcome: 'focused', pane, client: name.trim() || null };
+      } catch (e) {
+        // The pane exists (select-* passed) but no terminal is attached to the server.
+        if (/no current client|no client/i.test((e as Error).message)) return { outcome: 'no_client', pane, hint: `tmux -S ${socket} attach -t ${paneId}` };
         return { outcome: 'pane_not_found', pane };
       }
-      const clients = listing
-        .split('\n')
-        .map((l) => l.split('\t'))
-        .filter((p): p is [string, string] => p.length === 2 && p[1] !== '')
-        .sort((a, b) => Number(b[0]) - Number(a[0]));
-      const client = clients[0]?.[1];
-      if (client === undefined) return { outcome: 'no_client', pane, hint: `tmux -S ${socket} attach -t ${paneId}` };
-      // The most recently active client is the one the operator is looking at.
-      await exec(['switch-client', '-c', client, '-t', paneId]);
-      return { outcome: 'focused', pane, client };
     },
     async open(request): Promise<OpenResult> {
       if (request.argv.length === 0) throw new Error('tmux open: empty argv');

@@ -30,18 +30,19 @@ const until = async (what: string, ok: () => boolean) => {
 };
 
 describe('the TUI app', () => {
-  it('subscribes, fetches on hello, applies events queued meanwhile, repaints on change, calls the API on keys, restores on quit', async () => {
+  it('subscribes, draws a snapshot at once, fetches again on hello, applies events queued meanwhile, repaints on change, calls the API on keys, restores on quit', async () => {
     const t = fakeTerminal();
     let handlers!: EventHandlers;
     let closed = false;
     const requests: string[] = [];
+    let title = 'first one';
     const api: TuiApi = {
       async call(method, path, body) {
         requests.push(`${method} ${path}${body ? ` ${JSON.stringify(body)}` : ''}`);
         if (path === '/sessions') {
           // An event arrives while the snapshot is in flight: it must not be lost.
           handlers.onMessage({ id: '2', type: 'session.upserted', data: { session: session(2, { title: 'arrived late' }) } });
-          return { sessions: [session(1, { title: 'first one' })] };
+          return { sessions: [session(1, { title })] };
         }
         if (path === '/focus') return { ok: true, outcome: 'focused' };
         return { pages: [], goals: [] };
@@ -50,10 +51,15 @@ describe('the TUI app', () => {
     const tui = createTui({ api, terminal: t.term, color: false, events: (h) => ((handlers = h), { close: () => void (closed = true) }) });
     await tui.start();
     assert.deepEqual(t.calls, ['enter']);
-    assert.equal(requests.length, 0, 'nothing is fetched before the stream is subscribed');
+    // The first snapshot does not wait for the stream's hello (the stream was subscribed first).
+    await until('the first snapshot drawn before any hello', () => t.writes.join('').includes('arrived late') && t.writes.join('').includes('first one'));
+    assert.deepEqual(requests.filter((r) => r === 'GET /sessions'), ['GET /sessions']);
+    // That snapshot may predate the stream: the hello brings one that cannot have missed an event.
+    title = 'after hello';
     handlers.onState('open');
     handlers.onMessage({ id: null, type: 'daemon.hello', data: { resync: false } });
-    await until('both sessions drawn', () => t.writes.join('').includes('arrived late') && t.writes.join('').includes('first one'));
+    await until('the post-hello snapshot drawn', () => t.writes.join('').includes('after hello'));
+    assert.equal(requests.filter((r) => r === 'GET /sessions').length, 2);
     const before = t.writes.length;
     handlers.onMessage({ id: '3', type: 'session.status.changed', data: { id: uuid(1), status: 'waiting', waitingFor: 'approve?', live: true, statusSince: new Date().toISOString() } });
     await until('the change drawn', () => t.writes.slice(before).join('').includes('approve?'));
@@ -66,19 +72,31 @@ describe('the TUI app', () => {
     assert.ok(closed, 'the event stream is closed');
   });
 
-  it('a resync hello refetches the snapshot', async () => {
+  it('after the post-hello snapshot, only a resync hello refetches; a hello during a fetch is not lost', async () => {
     const t = fakeTerminal();
     let handlers!: EventHandlers;
     let fetches = 0;
-    const api: TuiApi = { call: async (_m, path) => (path === '/sessions' ? (fetches++, { sessions: [session(fetches)] }) : {}) };
+    let release: (() => void) | null = null;
+    const api: TuiApi = {
+      call: async (_m, path) => {
+        if (path !== '/sessions') return {};
+        const n = ++fetches;
+        // The first fetch is held until the hello has arrived: that hello must still cause a fetch.
+        if (n === 1) await new Promise<void>((r) => (release = r));
+        return { sessions: [session(n)] };
+      },
+    };
     const tui = createTui({ api, terminal: t.term, color: false, events: (h) => ((handlers = h), { close: () => undefined }) });
     await tui.start();
+    await until('first fetch in flight', () => release !== null);
     handlers.onMessage({ id: null, type: 'daemon.hello', data: {} });
-    await until('first snapshot', () => fetches === 1 && tui.state().sessions.has(uuid(1)));
+    release!();
+    await until('the post-hello snapshot', () => fetches === 2 && tui.state().sessions.has(uuid(2)));
     handlers.onMessage({ id: null, type: 'daemon.hello', data: { resync: false } });
     handlers.onMessage({ id: null, type: 'daemon.hello', data: { resync: true } });
-    await until('second snapshot', () => tui.state().sessions.has(uuid(2)));
-    assert.equal(fetches, 2);
+    await until('the resync snapshot', () => tui.state().sessions.has(uuid(3)));
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(fetches, 3, 'a plain reconnect hello replays events instead of refetching');
     tui.stop();
   });
 });

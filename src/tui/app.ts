@@ -70,6 +70,12 @@ export function createTui(opts: TuiOptions): Tui {
   let stopped = false;
   let snapshotReady = false;
   let fetching = false;
+  // The first snapshot is fetched at once, in parallel with the event stream's connect, so the first
+  // frame does not wait for both in turn; it may predate the stream, so once the stream says hello a
+  // snapshot requested after that is fetched too (events in between are never lost).
+  let helloSeen = false;
+  let snapshotAfterHello = false;
+  let refetch = false;
   let queue: SseMessage[] = [];
   const disposers: (() => void)[] = [];
   let finish!: (code: number) => void;
@@ -95,9 +101,13 @@ export function createTui(opts: TuiOptions): Tui {
   };
 
   async function fetchSnapshot(): Promise<void> {
-    if (fetching) return;
+    if (fetching) {
+      refetch = true;
+      return;
+    }
     fetching = true;
     snapshotReady = false;
+    const afterHello = helloSeen;
     try {
       const [s, p, g] = await Promise.all([opts.api.call('GET', '/sessions'), opts.api.call('GET', '/pages?limit=200'), opts.api.call('GET', '/goals')]);
       const snap: Snapshot = { sessions: (s.sessions ?? []) as Session[], pages: (p.pages ?? []) as Page[], goals: (g.goals ?? []) as Goal[] };
@@ -105,6 +115,7 @@ export function createTui(opts: TuiOptions): Tui {
       for (const m of queue) next = applyEvent(next, m);
       queue = [];
       snapshotReady = true;
+      snapshotAfterHello ||= afterHello;
       update(next);
     } catch (e) {
       update(flash(state, `could not load from the daemon: ${(e as Error).message}; retrying`, 'error', clock()));
@@ -112,14 +123,19 @@ export function createTui(opts: TuiOptions): Tui {
       t.unref();
     } finally {
       fetching = false;
+      if (refetch && !stopped) {
+        refetch = false;
+        void fetchSnapshot();
+      }
     }
   }
 
   function onMessage(m: SseMessage): void {
     if (m.type === 'daemon.hello') {
+      helloSeen = true;
       update(setConnection(state, 'live'));
       const resync = (m.data as { resync?: boolean } | null)?.resync === true;
-      if (!snapshotReady || resync) void fetchSnapshot();
+      if (!snapshotAfterHello || resync) void fetchSnapshot();
       return;
     }
     if (!snapshotReady) queue.push(m);
@@ -167,6 +183,7 @@ export function createTui(opts: TuiOptions): Tui {
       }));
       const stream = opts.events({ onMessage, onState: (s) => update(setConnection(state, s === 'open' ? state.connection : 'reconnecting')) });
       disposers.push(() => stream.close());
+      void fetchSnapshot();
       const tick = setInterval(() => {
         if (state.flash && clock() - state.flash.at >= FLASH_MS) state = { ...state, flash: null };
         schedule();

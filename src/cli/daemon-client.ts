@@ -11,7 +11,7 @@ import { MusterError } from '../errors/index.ts';
 import { readLock, type LockRecord } from '../daemon/lock/index.ts';
 import { buildIdentity, type BuildIdentity } from '../daemon/identity.ts';
 import { readToken, resolvePaths, type MusterPaths } from '../daemon/paths.ts';
-import { httpJson } from './http.ts';
+import { httpInto, httpJson, parseBody } from './http.ts';
 import { READY_FD_ENV } from './ready-signal.ts';
 
 export type DaemonLocation =
@@ -139,6 +139,21 @@ export async function callApi(ctx: ClientContext, method: string, path: string, 
   const r = await httpJson(`${loc.urls.api}${path}`, { method, token: loc.token, body, timeoutMs: 30_000 });
   const b = r.body as { ok?: boolean; error?: { code?: string; message?: string } } | null;
   if (r.status >= 200 && r.status < 300) return (b ?? {}) as Record<string, unknown>;
+  const code = (b?.error?.code ?? 'internal') as ConstructorParameters<typeof MusterError>[0];
+  throw new MusterError(code, b?.error?.message ?? `daemon answered ${r.status}`, { status: r.status });
+}
+
+/**
+ * callApi without parsing a 2xx answer: its bytes, which are already a `{ ok: true, … }` envelope, go
+ * to `out` as they arrive, so a command can print them as they are (10,000 sessions are megabytes:
+ * collecting, parsing and re-serialising them cost more than the request). A non-2xx answer is still
+ * the daemon's error as a MusterError, and nothing is written.
+ */
+export async function callApiInto(ctx: ClientContext, method: string, path: string, out: NodeJS.WritableStream): Promise<void> {
+  const loc = await ensureDaemon(ctx);
+  const r = await httpInto(`${loc.urls.api}${path}`, { method, token: loc.token, timeoutMs: 30_000 }, out);
+  if (r.raw === null) return;
+  const b = parseBody(r.raw) as { error?: { code?: string; message?: string } } | null;
   const code = (b?.error?.code ?? 'internal') as ConstructorParameters<typeof MusterError>[0];
   throw new MusterError(code, b?.error?.message ?? `daemon answered ${r.status}`, { status: r.status });
 }

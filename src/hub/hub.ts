@@ -64,7 +64,10 @@ export function compareSessions(a: Session, b: Session): number {
   if (a.live !== b.live) return a.live ? -1 : 1;
   const s = STATUS_ORDER[a.status] - STATUS_ORDER[b.status];
   if (s !== 0) return s;
-  return (b.lastActivityAt ?? '').localeCompare(a.lastActivityAt ?? '');
+  // ISO timestamps order as plain strings; localeCompare (ICU) costs several times more on 10,000 sessions.
+  const x = a.lastActivityAt ?? '';
+  const y = b.lastActivityAt ?? '';
+  return x < y ? 1 : x > y ? -1 : 0;
 }
 
 export function createHub(opts: HubOptions): Hub {

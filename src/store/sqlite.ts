@@ -98,6 +98,7 @@ function toEntry(r: IndexRow): TranscriptIndexEntry {
  */
 function createSqliteTranscriptIndex(db: Database.Database): TranscriptIndex & { flush(): void } {
   const put = db.prepare('INSERT OR REPLACE INTO transcript_index(path, harness, size, mtime_ms, offset, summary) VALUES (?, ?, ?, ?, ?, ?)');
+  const listOf = db.prepare<[string], IndexRow>('SELECT * FROM transcript_index WHERE harness = ?');
   const del = db.prepare('DELETE FROM transcript_index WHERE path = ?');
   let byPath: Map<string, TranscriptIndexEntry> | null = null;
   const dirty = new Map<string, TranscriptIndexEntry | null>();
@@ -138,7 +139,9 @@ function createSqliteTranscriptIndex(db: Database.Database): TranscriptIndex & {
       dirty.set(path, null);
       schedule();
     },
-    list: (harness) => [...load().values()].filter((e) => e.harness === harness),
+    // Before the first get/put nothing is cached, so only that harness's rows are read: a source that
+    // lists its entries while it is being created does not load (and parse) every other harness's.
+    list: (harness) => (byPath ? [...byPath.values()].filter((e) => e.harness === harness) : listOf.all(harness).map(toEntry)),
     flush,
   };
 }

@@ -108,3 +108,23 @@ test('migrations are listed in ascending version order, and a store reopens at t
     t.cleanup();
   }
 });
+
+test('transcript index: list(harness) on a reopened store reads only that harness, and agrees once everything is cached', () => {
+  const t = tempDb();
+  try {
+    const a = openSqliteStore({ path: t.path });
+    a.transcriptIndex.put({ path: '/c/1.jsonl', harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: { n: 1 } });
+    a.transcriptIndex.put({ path: '/o/db#ses_1', harness: 'opencode', size: 2, mtimeMs: 2, offset: 0, summary: { id: 'ses_1' } });
+    a.close();
+    const b = openSqliteStore({ path: t.path });
+    const before = b.transcriptIndex.list('opencode');
+    assert.deepEqual(before, [{ path: '/o/db#ses_1', harness: 'opencode', size: 2, mtimeMs: 2, offset: 0, summary: { id: 'ses_1' } }]);
+    assert.deepEqual(b.transcriptIndex.get('/c/1.jsonl')?.summary, { n: 1 }, 'get still sees every harness');
+    assert.deepEqual(b.transcriptIndex.list('opencode'), before);
+    b.transcriptIndex.put({ path: '/o/db#ses_2', harness: 'opencode', size: 3, mtimeMs: 3, offset: 0, summary: null });
+    assert.equal(b.transcriptIndex.list('opencode').length, 2, 'an unflushed put is listed');
+    b.close();
+  } finally {
+    t.cleanup();
+  }
+});

@@ -288,10 +288,6 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       void hub.start().catch((e: unknown) => log(`[muster] discovery failed to start: ${(e as Error).message}`));
     });
     disposers.push(() => clearImmediate(firstScan));
-    // The MCP SDK loads on the first /mcp request; warm it once the start-up requests are likely done.
-    const warm = setTimeout(() => void mcp.preload().catch((e: unknown) => log(`[mcp] SDK failed to load: ${(e as Error).message}`)), 2000);
-    warm.unref();
-    disposers.push(() => clearTimeout(warm));
 
     let resolveClosed!: () => void;
     const closed = new Promise<void>((r) => (resolveClosed = r));

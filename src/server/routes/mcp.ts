@@ -3,7 +3,8 @@
  * McpServer + transport per MCP session, keyed by the `mcp-session-id` header. The app's guards have
  * already checked the Bearer token and the loopback Host (the SDK checks neither by default).
  * Idle sessions are closed after `idleMs`; every session is closed on shutdown. The SDK itself is loaded
- * on the first /mcp request (or by `preload()`), not at daemon start: see mcp-sdk.ts.
+ * on the first /mcp request (an agent's initialize), not at daemon start: see mcp-sdk.ts. A daemon no
+ * agent calls never spends the ~270 ms of CPU it costs.
  */
 import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -32,8 +33,6 @@ export interface McpEndpoint {
   count(): number;
   /** Closes every MCP session. Idempotent. */
   close(): Promise<void>;
-  /** Loads the SDK ahead of the first request (the daemon calls it once it is ready). */
-  preload(): Promise<void>;
 }
 
 type Sdk = typeof import('./mcp-sdk.ts');
@@ -178,8 +177,6 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       closed = true;
       await Promise.all([...entries.keys()].map((id) => drop(id)));
     },
-    async preload() {
-      await loadSdk();
-    },
+
   };
 }

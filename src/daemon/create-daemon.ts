@@ -32,7 +32,7 @@ import { createSources } from './sources.ts';
 import type { ProcPort } from '../sources/proc/types.ts';
 import type { App } from '../server/env.ts';
 import { execFile } from 'node:child_process';
-import { createDesktopChannel, createNotifier, createPager, createWebhookChannel, type NotificationChannel, type RunResult } from '../pager/index.ts';
+import { createDesktopChannel, createNotifier, createPager, createWebhookChannel, type NotificationChannel, type RunResult, type SessionLookup } from '../pager/index.ts';
 import { pageRoutes } from '../server/routes/pages.ts';
 import { createMcpEndpoint } from '../server/routes/mcp.ts';
 import { createAuditorFactory, createGoals, createHookDecider, createPagerPagePort, createStopHandoff, type CommandRunner } from '../goals/index.ts';
@@ -220,12 +220,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       const p = e.data as { id?: string; answer?: { text?: string } } | null;
       if (e.type === 'page.answered' && p?.id && p.answer?.text) void goals.onPageAnswered(p.id, p.answer.text).catch((err: unknown) => log(`[goals] resume from page failed: ${(err as Error).message}`));
     });
-    const mcp = createMcpEndpoint({
-      pager,
-      version: VERSION,
-      log,
-      sessions: { get: (id) => hub.get(id), live: (cwd, harness) => hub.list({ live: true, cwd, ...(harness ? { harness } : {}) }), launchSession: (id) => launches.sessionOf(id) },
-    });
+    const sessionLookup: SessionLookup = { get: (id) => hub.get(id), live: (cwd, harness) => hub.list({ live: true, cwd, ...(harness ? { harness } : {}) }), launchSession: (id) => launches.sessionOf(id) };
+    const mcp = createMcpEndpoint({ pager, version: VERSION, log, sessions: sessionLookup });
     const streams = new Set<() => void>();
     const serviceIdentity: ServiceIdentity = {
       service: 'muster',
@@ -247,7 +243,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         characterRoutes({ characters, bus }),
         packRoutes({ characters, bus }),
         sceneRoutes({ scene, bus }),
-        pageRoutes({ pager }),
+        pageRoutes({ pager, sessions: sessionLookup }),
         goalRoutes({ goals, harnessOf: (id) => hub.get(id)?.harness }),
         mcp.mount,
         eventsRoutes({

@@ -3,7 +3,7 @@
  * OPENCODE_CONFIG_CONTENT (the user's own value, if any, is kept), the status plugin through
  * OPENCODE_CONFIG_DIR (a directory OpenCode loads in addition to the user's config; its plugin/ is
  * loaded — observed with 1.18.33, test/harness/wrapper.test.ts).
- * pi and omp: the status extension through `-e` (loads in pi 0.73.1 and omp 18.2.3, observed). pi has no MCP; omp's MCP lives only in config files
+ * pi and omp: the Muster extension through `-e` (status and the four pager tools; loads in pi 0.73.1 and omp 18.2.3, observed). pi has no MCP; omp's MCP lives only in config files
  * (~/.omp/agent/mcp.json, <cwd>/.omp/mcp.json) that the wrapper must not edit, so both reach Muster
  * over REST from the extension.
  */

@@ -7,6 +7,7 @@
  * record and token. The harness id is baked in: env would leak into agents started by agents.
  */
 import type { Harness } from '../sources/session.ts';
+import { ASK_TEXT, AWAIT_TEXT, CANCEL_TEXT, NOTIFY_TEXT } from '../pager/tool-texts.ts';
 
 /** First line of every file Muster writes, so install/uninstall/status recognise their own. */
 export const MARKER = '// muster-status: written by `muster`; `muster hooks uninstall` removes it';
@@ -86,6 +87,132 @@ export const MusterStatus = async () => ({
 `;
 }
 
+/**
+ * The pager's four tools for pi and omp, registered by the extension (pi has no MCP; omp reads MCP only
+ * from config files the wrapper must not edit). Same names, arguments, wait semantics and JSON results
+ * as the MCP tools (src/pager/mcp-tools.ts); they call the daemon's REST twin (routes/pages.ts) with the
+ * session's identity headers, so a page names the session that asked.
+ */
+function pagerToolsSource(): string {
+  return `
+function callApi(path, body, ctx, timeoutMs, signal) {
+  const t = target();
+  if (!t) return Promise.resolve({ status: 0, json: { ok: false, error: { code: 'daemon_unreachable', message: 'Muster is not running' } } });
+  return new Promise((done) => {
+    const u = new URL(t.api + path);
+    const data = JSON.stringify(body);
+    const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), authorization: 'Bearer ' + t.token, 'x-muster-harness': HARNESS };
+    const p = payload(ctx);
+    if (p.sessionId) headers['x-muster-session-id'] = p.sessionId;
+    if (typeof p.cwd === 'string') headers['x-muster-cwd'] = p.cwd;
+    if (process.env.MUSTER_LAUNCH_ID) headers['x-muster-launch-id'] = process.env.MUSTER_LAUNCH_ID;
+    const fail = (message) => done({ status: 0, json: { ok: false, error: { code: 'daemon_unreachable', message } } });
+    const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent: false, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        try {
+          done({ status: res.statusCode, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        } catch {
+          fail('Muster answered ' + res.statusCode);
+        }
+      });
+      res.on('error', () => fail('the answer from Muster was cut off'));
+    });
+    req.setTimeout(timeoutMs, () => req.destroy(new Error('Muster did not answer in time')));
+    req.on('error', (e) => fail(e.message));
+    if (signal) signal.addEventListener('abort', () => req.destroy(new Error('cancelled')), { once: true });
+    req.end(data);
+  });
+}
+
+function toolResult(structured) {
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], details: structured };
+}
+
+function failure(json) {
+  const e = (json && json.error) || {};
+  return { content: [{ type: 'text', text: (e.code || 'internal') + ': ' + (e.message || 'the pager failed') }], details: { error: e }, isError: true };
+}
+
+function instructionFor(o) {
+  if (o.status === 'answered') return 'The operator answered; continue with this answer.';
+  if (o.status === 'pending') return 'No answer yet. Call await_answer with {"pageId":"' + o.pageId + '"} to keep waiting; do not ask again.';
+  return 'The page was ' + o.status + '; no answer will come. Continue without it.';
+}
+
+// The daemon bounds one wait (askWaitSeconds, about 45 s); this only guards against a daemon that hangs.
+const WAIT_GUARD_MS = 10 * 60 * 1000;
+
+async function waitFor(pageId, ctx, signal) {
+  const r = await callApi('/pages/' + encodeURIComponent(pageId) + '/wait', {}, ctx, WAIT_GUARD_MS, signal);
+  if (!r.json || r.json.ok !== true) return failure(r.json);
+  const { ok, ...outcome } = r.json;
+  return toolResult({ ...outcome, instruction: instructionFor(outcome) });
+}
+
+function registerPagerTools(pi) {
+  if (typeof pi.registerTool !== 'function') return;
+  const str = (description) => ({ type: 'string', description });
+  pi.registerTool({
+    name: 'ask_operator',
+    label: 'Ask the operator',
+    description: ${JSON.stringify(ASK_TEXT)},
+    parameters: {
+      type: 'object',
+      properties: {
+        question: str('The question, in plain text, self-contained (the operator may not see your conversation).'),
+        choices: { type: 'array', items: { type: 'string' }, description: 'Options to choose from, when the answer is one of a few.' },
+        urgency: { type: 'string', enum: ['low', 'normal', 'high'], description: 'How soon an answer is needed.' },
+        context: str('What you were doing and why you ask, for the operator.'),
+      },
+      required: ['question'],
+    },
+    async execute(_id, params, signal, _onUpdate, ctx) {
+      const r = await callApi('/pages/ask', params, ctx, 10000, signal);
+      if (!r.json || r.json.ok !== true) return failure(r.json);
+      return waitFor(r.json.page.id, ctx, signal);
+    },
+  });
+  pi.registerTool({
+    name: 'await_answer',
+    label: 'Await the answer',
+    description: ${JSON.stringify(AWAIT_TEXT)},
+    parameters: { type: 'object', properties: { pageId: str('The pageId that ask_operator returned.') }, required: ['pageId'] },
+    async execute(_id, params, signal, _onUpdate, ctx) {
+      return waitFor(String(params.pageId), ctx, signal);
+    },
+  });
+  pi.registerTool({
+    name: 'notify_operator',
+    label: 'Notify the operator',
+    description: ${JSON.stringify(NOTIFY_TEXT)},
+    parameters: {
+      type: 'object',
+      properties: { message: str('What the operator should know.'), level: { type: 'string', enum: ['info', 'warning', 'error'] } },
+      required: ['message'],
+    },
+    async execute(_id, params, signal, _onUpdate, ctx) {
+      const r = await callApi('/pages/notify', params, ctx, 10000, signal);
+      if (!r.json || r.json.ok !== true) return failure(r.json);
+      return toolResult({ status: 'sent', pageId: r.json.page.id });
+    },
+  });
+  pi.registerTool({
+    name: 'cancel_page',
+    label: 'Cancel a question',
+    description: ${JSON.stringify(CANCEL_TEXT)},
+    parameters: { type: 'object', properties: { pageId: str('The pageId of the question to withdraw.') }, required: ['pageId'] },
+    async execute(_id, params, signal, _onUpdate, ctx) {
+      const r = await callApi('/pages/' + encodeURIComponent(String(params.pageId)) + '/cancel', {}, ctx, 10000, signal);
+      if (!r.json || r.json.ok !== true) return failure(r.json);
+      return toolResult({ status: r.json.page.status, pageId: r.json.page.id });
+    },
+  });
+}
+`;
+}
+
 /** pi / omp extension (pi-and-omp.md A6): the same file loads in both. */
 export function piExtensionSource(harness: 'pi' | 'omp'): string {
   return `${client(harness)}
@@ -97,7 +224,9 @@ function payload(ctx) {
   return { sessionId, cwd: ctx && ctx.cwd };
 }
 
+${pagerToolsSource()}
 export default function muster(pi) {
+  registerPagerTools(pi);
   for (const name of ['session_start', 'agent_start', 'agent_end']) {
     pi.on(name, async (_event, ctx) => {
       void post(name, payload(ctx));

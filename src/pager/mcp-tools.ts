@@ -10,6 +10,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { isMusterError } from '../errors/index.ts';
 import type { Caller, Pager, WaitOutcome } from './pager.ts';
 import { LIMITS } from './validate.ts';
+import { ASK_TEXT as ASK, AWAIT_TEXT as AWAIT, CANCEL_TEXT as CANCEL, NOTIFY_TEXT as NOTIFY } from './tool-texts.ts';
 import { NOTICE_LEVELS, URGENCIES } from './types.ts';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -30,18 +31,6 @@ const outcomeShape = {
   choice: z.number().int().nullable().optional().describe('0-based index of the chosen option, null for free text.'),
   instruction: z.string().describe('What to do next.'),
 };
-
-const ASK = `Ask the human operator who supervises you a question, and wait for the answer.
-Use it when you are blocked on something only a person can decide or provide: an approval, a secret, a choice between options, an unclear requirement. Keep working on anything else that does not depend on the answer.
-The question is saved before anything else, so it is never lost. This call waits a bounded time (about 45 s). If the operator has not answered by then it returns {"status":"pending","pageId":…}: then call await_answer with that pageId (again and again while it stays pending) — do not ask the same question twice.
-Offer "choices" when the answer is one of a few options; the result then has the chosen text in "answer" and its 0-based index in "choice".`;
-
-const AWAIT = `Wait for the operator's answer to a question you asked with ask_operator (pass its pageId).
-Returns as soon as an answer exists — including an answer given while nobody was waiting, or before a restart. If there is still no answer after the bounded wait it returns status "pending": call await_answer again. Status "cancelled", "expired" or "dismissed" means no answer will come; decide without it.`;
-
-const NOTIFY = `Tell the human operator something that needs no answer: progress worth knowing, a finished task, a warning, an error. Returns at once. Use ask_operator instead when you need a reply.`;
-
-const CANCEL = `Withdraw a question you asked with ask_operator that no longer needs an answer (you found it out yourself, or the task changed), so the operator is not bothered with it.`;
 
 function result(structured: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };

@@ -218,7 +218,7 @@ describe('muster <harness>: the real CLIs wrapped, status from hooks, pages attr
   });
 
   for (const name of ['pi', 'omp'] as const) {
-    it(`${name} through the wrapper: the status extension loads and drives idle → working → idle → ended; config untouched`, { timeout: SCENARIO_MS }, async () => {
+    it(`${name} through the wrapper: the status extension drives idle → working → idle → ended, its ask_operator tool pages the operator naming the session and returns the answer; config untouched`, { timeout: SCENARIO_MS }, async () => {
       const s = await scenario(name);
       const { h, d, api } = s;
       const before = snapshot(h.configDir, (rel) => rel.startsWith('sessions'));
@@ -237,10 +237,24 @@ describe('muster <harness>: the real CLIs wrapped, status from hooks, pages attr
       await events.waitFor('agent_end → idle', isHook(id, 'idle', typed), 60_000);
       const listed = await d.waitFor((x) => x.id === id && x.live, 30_000, `${name} session listed live`);
       assert.equal(listed.status, 'idle');
+      // The extension's ask_operator (pi has no MCP; omp's lives in config files): a page naming the
+      // session; the operator's answer goes back to the model as the tool's result.
+      const asked = Date.now();
+      await typeUntilSent(pane, 'TOOLCALL: ask_operator {"question":"Deploy to staging?","choices":["yes","no"]}');
+      const page = await answerPage(events, api, 'yes').catch(async (e: unknown) => {
+        throw new Error(`${(e as Error).message}\n--- pane ---\n${await tmux.capture(pane.id)}`);
+      });
+      assert.equal(page['sessionId'], id, `the page names the session: ${JSON.stringify(page)}`);
+      assert.equal(page['harness'], name);
+      assert.equal(page['question'], 'Deploy to staging?');
+      const toolResult = () => model.requests.some((r) => JSON.stringify(r.body).includes('\\"answer\\":\\"yes\\"'));
+      await events.waitFor('idle after the answered tool call', (e) => isHook(id, 'idle', asked)(e) && toolResult(), 60_000).catch(async (e: unknown) => {
+        throw new Error(`${(e as Error).message}\n--- pane ---\n${await tmux.capture(pane.id)}`);
+      });
       await tmux.sendKeys(pane.id, name === 'pi' ? 'C-d' : ['/exit']);
       if (name === 'omp') await tmux.sendKeys(pane.id, 'Enter');
       await events.waitFor('session_shutdown → ended', isHook(id, 'ended'), 30_000);
-      assert.deepEqual(hookStatuses(events, id), ['idle', 'working', 'idle', 'ended']);
+      assert.deepEqual(hookStatuses(events, id), ['idle', 'working', 'idle', 'working', 'idle', 'ended']);
       await d.waitFor((x) => x.id === id && !x.live, 30_000, 'not live after exit');
       const launches = (await api.get('/launches')).launches as { sessionId: string; exitCode: number | null }[];
       assert.deepEqual(launches.map((l) => [l.sessionId, l.exitCode]), [[id, 0]], 'the launch learnt its session from the extension');

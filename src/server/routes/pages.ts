@@ -3,12 +3,27 @@
  * GET /api/pages/:id, POST /api/pages/:id/answer { text } | { choice }, POST /api/pages/:id/dismiss.
  * Answers are committed before the waiting agent is woken (pager); page text is returned verbatim as
  * JSON strings — the board renders it as plain text.
+ *
+ * Agent surface over REST, for harnesses with no MCP client (pi; omp reads MCP only from config files
+ * the wrapper must not edit): their Muster extension calls POST /api/pages/ask | notify with the same
+ * arguments as the MCP tools, POST /api/pages/:id/wait { seconds } (the bounded wait of await_answer)
+ * and POST /api/pages/:id/cancel. The caller names itself with the MCP identity headers
+ * (x-muster-session-id, x-muster-launch-id, x-muster-harness, x-muster-cwd).
  */
 import { MusterError } from '../../errors/index.ts';
-import { PAGE_KINDS, PAGE_STATUSES, type Pager, type PageFilter, type PageKind, type PageStatus } from '../../pager/index.ts';
+import { PAGE_KINDS, PAGE_STATUSES, resolveAttribution, type Caller, type Pager, type PageFilter, type PageKind, type PageStatus, type SessionLookup } from '../../pager/index.ts';
 import { isSessionId } from '../../sources/ids.ts';
 import { readJsonObject } from '../body.ts';
-import type { App } from '../env.ts';
+import type { Context } from 'hono';
+import type { App, AppEnv } from '../env.ts';
+
+/** Who is asking, from the identity headers; a caller with none is counted under its launch or as one anonymous caller. */
+function callerOf(c: Context<AppEnv>, sessions: SessionLookup): Caller {
+  const h = (name: string): string | undefined => c.req.header(name) ?? undefined;
+  const hints = { sessionId: h('x-muster-session-id'), harness: h('x-muster-harness'), launchId: h('x-muster-launch-id'), cwd: h('x-muster-cwd') };
+  const attribution = resolveAttribution(hints, sessions);
+  return { attribution, fallbackKey: `rest:${attribution.launchId ?? 'anonymous'}` };
+}
 
 export function parsePageFilter(q: Record<string, string | undefined>): PageFilter {
   const f: PageFilter = {};
@@ -31,9 +46,27 @@ export function parsePageFilter(q: Record<string, string | undefined>): PageFilt
   return f;
 }
 
-export function pageRoutes(opts: { pager: Pager }) {
+export function pageRoutes(opts: { pager: Pager; sessions?: SessionLookup }) {
   const { pager } = opts;
+  const sessions: SessionLookup = opts.sessions ?? { get: () => undefined, live: () => [] };
   return (app: App) => {
+    app.post('/api/pages/ask', async (c) => {
+      const page = await pager.ask(await readJsonObject(c), callerOf(c, sessions));
+      return c.json({ ok: true, page });
+    });
+    app.post('/api/pages/notify', async (c) => {
+      const page = await pager.notify(await readJsonObject(c), callerOf(c, sessions));
+      return c.json({ ok: true, page });
+    });
+    app.post('/api/pages/:id/wait', async (c) => {
+      const body = await readJsonObject(c);
+      const seconds = body.seconds;
+      if (seconds !== undefined && (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)) throw new MusterError('invalid_argument', 'seconds must be a number >= 0');
+      // Capped by the askWaitSeconds setting inside the pager; a client that hangs up stops the wait.
+      const outcome = await pager.wait(c.req.param('id'), { waitMs: seconds === undefined ? undefined : seconds * 1000, signal: c.req.raw.signal });
+      return c.json({ ok: true, ...outcome });
+    });
+    app.post('/api/pages/:id/cancel', async (c) => c.json({ ok: true, page: await pager.cancel(c.req.param('id')) }));
     app.get('/api/pages', async (c) => {
       const pages = await pager.list(parsePageFilter(c.req.query()));
       return c.json({ ok: true, pages, counts: pager.counts() });

@@ -23,7 +23,8 @@ export function httpRaw(url: string, options: HttpOptions = {}): Promise<{ statu
 
 /**
  * Like httpRaw, but a 2xx body is written to `out` as it arrives instead of being collected (raw is
- * then null); other answers are collected for their error envelope. Resolves once `out` took it all.
+ * then null); other answers are collected for their error envelope. Resolves once the whole body has
+ * been handed to `out` (a later write's callback on `out` tells when it is flushed).
  */
 export function httpInto(url: string, options: HttpOptions, out: NodeJS.WritableStream | null): Promise<{ status: number; raw: Buffer | null }> {
   return new Promise((resolve, reject) => {

@@ -177,6 +177,5 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       closed = true;
       await Promise.all([...entries.keys()].map((id) => drop(id)));
     },
-
   };
 }

@@ -7,7 +7,7 @@
  * record and token. The harness id is baked in: env would leak into agents started by agents.
  */
 import type { Harness } from '../sources/session.ts';
-import { ASK_TEXT, AWAIT_TEXT, CANCEL_TEXT, NOTIFY_TEXT } from '../pager/tool-texts.ts';
+import { ASK_TEXT, AWAIT_TEXT, CANCEL_TEXT, NEXT_STEP, NOTIFY_TEXT } from '../pager/tool-texts.ts';
 
 /** First line of every file Muster writes, so install/uninstall/status recognise their own. */
 export const MARKER = '// muster-status: written by `muster`; `muster hooks uninstall` removes it';
@@ -135,10 +135,11 @@ function failure(json) {
   return { content: [{ type: 'text', text: (e.code || 'internal') + ': ' + (e.message || 'the pager failed') }], details: { error: e }, isError: true };
 }
 
+const NEXT_STEP = ${JSON.stringify(NEXT_STEP)};
 function instructionFor(o) {
-  if (o.status === 'answered') return 'The operator answered; continue with this answer.';
-  if (o.status === 'pending') return 'No answer yet. Call await_answer with {"pageId":"' + o.pageId + '"} to keep waiting; do not ask again.';
-  return 'The page was ' + o.status + '; no answer will come. Continue without it.';
+  if (o.status === 'answered') return NEXT_STEP.answered;
+  if (o.status === 'pending') return NEXT_STEP.pending.replace('{pageId}', o.pageId);
+  return NEXT_STEP.closed.replace('{status}', o.status);
 }
 
 // The daemon bounds one wait (askWaitSeconds, about 45 s); this only guards against a daemon that hangs.

@@ -10,7 +10,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { isMusterError } from '../errors/index.ts';
 import type { Caller, Pager, WaitOutcome } from './pager.ts';
 import { LIMITS } from './validate.ts';
-import { ASK_TEXT as ASK, AWAIT_TEXT as AWAIT, CANCEL_TEXT as CANCEL, NOTIFY_TEXT as NOTIFY } from './tool-texts.ts';
+import { ASK_TEXT as ASK, AWAIT_TEXT as AWAIT, CANCEL_TEXT as CANCEL, NEXT_STEP, NOTIFY_TEXT as NOTIFY } from './tool-texts.ts';
 import { NOTICE_LEVELS, URGENCIES } from './types.ts';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -37,9 +37,9 @@ function result(structured: Record<string, unknown>): CallToolResult {
 }
 
 function instructionFor(o: WaitOutcome): string {
-  if (o.status === 'answered') return 'The operator answered; continue with this answer.';
-  if (o.status === 'pending') return `No answer yet. Call await_answer with {"pageId":"${o.pageId}"} to keep waiting; do not ask again.`;
-  return `The page was ${o.status}; no answer will come. Continue without it.`;
+  if (o.status === 'answered') return NEXT_STEP.answered;
+  if (o.status === 'pending') return NEXT_STEP.pending.replace('{pageId}', o.pageId);
+  return NEXT_STEP.closed.replace('{status}', o.status);
 }
 
 /** Turns a failure into a tool error with its stable code; unknown errors stay generic (logged). */

@@ -10,3 +10,10 @@ Returns as soon as an answer exists — including an answer given while nobody w
 export const NOTIFY_TEXT = `Tell the human operator something that needs no answer: progress worth knowing, a finished task, a warning, an error. Returns at once. Use ask_operator instead when you need a reply.`;
 
 export const CANCEL_TEXT = `Withdraw a question you asked with ask_operator that no longer needs an answer (you found it out yourself, or the task changed), so the operator is not bothered with it.`;
+
+/** What a wait result tells the model to do next; `{pageId}` and `{status}` are filled in. */
+export const NEXT_STEP = {
+  answered: 'The operator answered; continue with this answer.',
+  pending: 'No answer yet. Call await_answer with {"pageId":"{pageId}"} to keep waiting; do not ask again.',
+  closed: 'The page was {status}; no answer will come. Continue without it.',
+} as const;

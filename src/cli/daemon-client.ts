@@ -134,13 +134,22 @@ export async function ensureDaemon(ctx: ClientContext): Promise<DaemonLocation &
 }
 
 /** Calls the daemon's API; a non-2xx answer becomes the daemon's own error envelope as a MusterError. */
+/** A daemon's non-2xx answer as the MusterError its envelope names (its code and message, and the status). */
+export function answerError(status: number, body: unknown): MusterError {
+  const e = (body as { error?: { code?: string; message?: string } } | null)?.error;
+  const code = (e?.code ?? 'internal') as ConstructorParameters<typeof MusterError>[0];
+  return new MusterError(code, e?.message ?? `daemon answered ${status}`, { status });
+}
+
+/** The answer's body when 2xx, else the daemon's error thrown as a MusterError. */
+export function answerBody(r: { status: number; body: unknown }): Record<string, unknown> {
+  if (r.status >= 200 && r.status < 300) return (r.body ?? {}) as Record<string, unknown>;
+  throw answerError(r.status, r.body);
+}
+
 export async function callApi(ctx: ClientContext, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
   const loc = await ensureDaemon(ctx);
-  const r = await httpJson(`${loc.urls.api}${path}`, { method, token: loc.token, body, timeoutMs: 30_000 });
-  const b = r.body as { ok?: boolean; error?: { code?: string; message?: string } } | null;
-  if (r.status >= 200 && r.status < 300) return (b ?? {}) as Record<string, unknown>;
-  const code = (b?.error?.code ?? 'internal') as ConstructorParameters<typeof MusterError>[0];
-  throw new MusterError(code, b?.error?.message ?? `daemon answered ${r.status}`, { status: r.status });
+  return answerBody(await httpJson(`${loc.urls.api}${path}`, { method, token: loc.token, body, timeoutMs: 30_000 }));
 }
 
 /**
@@ -152,8 +161,5 @@ export async function callApi(ctx: ClientContext, method: string, path: string, 
 export async function callApiInto(ctx: ClientContext, method: string, path: string, out: NodeJS.WritableStream): Promise<void> {
   const loc = await ensureDaemon(ctx);
   const r = await httpInto(`${loc.urls.api}${path}`, { method, token: loc.token, timeoutMs: 30_000 }, out);
-  if (r.raw === null) return;
-  const b = parseBody(r.raw) as { error?: { code?: string; message?: string } } | null;
-  const code = (b?.error?.code ?? 'internal') as ConstructorParameters<typeof MusterError>[0];
-  throw new MusterError(code, b?.error?.message ?? `daemon answered ${r.status}`, { status: r.status });
+  if (r.raw !== null) throw answerError(r.status, parseBody(r.raw));
 }

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { MusterError } from '../../errors/index.ts';
 import { HARNESSES, type Harness } from '../../sources/session.ts';
-import { clientContext, ensureDaemon } from '../daemon-client.ts';
+import { answerBody, clientContext, ensureDaemon } from '../daemon-client.ts';
 import { httpJson } from '../http.ts';
 import { printOk, usageError } from '../output.ts';
 import type { CommandContext } from '../command.ts';
@@ -70,9 +70,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const api = async (method: string, p: string, body?: unknown): Promise<Record<string, unknown>> => {
     // Generous bound: a turn report waits for the audit (auditTimeoutSeconds).
     const r = await httpJson(`${loc.urls.api}${p}`, { method, token: loc.token, body, timeoutMs: 3_600_000 });
-    const b = (r.body ?? {}) as { error?: { code?: string; message?: string } };
-    if (r.status >= 200 && r.status < 300) return r.body as Record<string, unknown>;
-    throw new MusterError((b.error?.code ?? 'internal') as ConstructorParameters<typeof MusterError>[0], b.error?.message ?? `daemon answered ${r.status}`);
+    return answerBody(r);
   };
   const emit = (event: Record<string, unknown>, line: string) => {
     if (json) process.stdout.write(`${JSON.stringify(event)}\n`);

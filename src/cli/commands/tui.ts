@@ -5,7 +5,7 @@
  */
 import { MusterError } from '../../errors/index.ts';
 import { colorEnabled, createNodeTerminal, createSseClient, createTui, type TuiApi } from '../../tui/index.ts';
-import { clientContext, ensureDaemon, locateDaemon, type DaemonLocation } from '../daemon-client.ts';
+import { answerBody, clientContext, ensureDaemon, locateDaemon, type DaemonLocation } from '../daemon-client.ts';
 import { httpJson } from '../http.ts';
 import type { CommandContext } from '../command.ts';
 
@@ -26,10 +26,7 @@ export async function run({ env }: CommandContext): Promise<number> {
         loc = await ensureDaemon(ctx);
         r = await httpJson(`${loc.urls.api}${path}`, { method, token: loc.token, body, timeoutMs: 30_000 });
       }
-      const b = r.body as { error?: { code?: string; message?: string } } | null;
-      if (r.status >= 200 && r.status < 300) return (b ?? {}) as Record<string, unknown>;
-      const code = (b?.error?.code ?? 'internal') as ConstructorParameters<typeof MusterError>[0];
-      throw new MusterError(code, b?.error?.message ?? `daemon answered ${r.status}`, { status: r.status });
+      return answerBody(r);
     },
   };
   let connects = 0;

@@ -51,7 +51,10 @@ export function sessionRoutes(opts: SessionRouteOptions) {
   /** `{ ok: true, sessions }` as bytes, copied together once. */
   const envelope = (parts: Buffer[]): Buffer => {
     const all: Buffer[] = [HEAD];
-    parts.forEach((p, i) => all.push(...(i > 0 ? [COMMA, p] : [p])));
+    for (const [i, p] of parts.entries()) {
+      if (i > 0) all.push(COMMA);
+      all.push(p);
+    }
     all.push(TAIL);
     return Buffer.concat(all);
   };

@@ -14,17 +14,13 @@ import { assignCodexThreads, createCodexSource, scanThreadLocks } from '../src/s
 import type { AssignProcess, AssignThread } from '../src/sources/codex/index.ts';
 import { createMemoryTranscriptIndex } from '../src/sources/contract.ts';
 import { createProc } from '../src/sources/proc/index.ts';
-import { tempHome } from '../test/e2e/kit.ts';
-import { killChildren, median, percentile, sleep, track } from './corpus/daemon-kit.ts';
+import { benchHome, median, percentile, sleep, track } from './corpus/daemon-kit.ts';
 import { createRng, uuidV7 } from './corpus/text-pool.ts';
 
 const PROCS = 500;
 const LOCKS = 200;
 const RUNS = 20;
-const t = tempHome('muster-bench-codex-live-');
-const cleanup = (): void => { killChildren(); t.cleanup(); };
-process.on('exit', cleanup);
-process.on('SIGINT', () => process.exit(130));
+const { home: benchRoot, cleanup } = benchHome('muster-bench-codex-live-');
 
 // Holds an exclusive flock on every path given after `exec`, then sleeps (bounded).
 const HOLDER = 'import fcntl,sys,time\nfs=[open(p,"a") for p in sys.argv[2:]]\nfor f in fs: fcntl.flock(f, fcntl.LOCK_EX)\ntime.sleep(90)\n';
@@ -46,7 +42,7 @@ function baseline(): void {
 async function main(): Promise<number> {
   if (process.platform !== 'linux') { console.log('codex liveness bench: needs Linux /proc'); return 0; }
   try { execFileSync('sh', ['-c', 'command -v python3'], { stdio: 'ignore' }); } catch { console.log('codex liveness bench: needs python3 to hold flocks'); return 1; }
-  const home = t.home;
+  const home = benchRoot;
   const lockDir = join(home, 'thread-writer-locks');
   const day = join(home, 'sessions', '2026', '11', '30');
   mkdirSync(lockDir, { recursive: true });

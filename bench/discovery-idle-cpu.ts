@@ -10,22 +10,17 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { registryJson, userLine, writeTranscript } from '../src/sources/claude/claude-fixtures.ts';
-import { envFor, tempHome } from '../test/e2e/kit.ts';
-import { api, cpuTicks, killChildren, sleep, spawnFakeClaude, startDaemon, startTicks, track } from './corpus/daemon-kit.ts';
+import { api, benchHome, cpuTicks, sleep, spawnFakeClaude, startDaemon, startTicks, track } from './corpus/daemon-kit.ts';
 import { createRng, uuidV4 } from './corpus/text-pool.ts';
 
 const LIVE = Number(process.env.BENCH_LIVE ?? 50);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 20);
 /** USER_HZ on Linux. */
 const HZ = 100;
-const t = tempHome('muster-bench-idle-');
-const env = envFor(t.home);
-const cleanup = (): void => { killChildren(); t.cleanup(); };
-process.on('exit', cleanup);
-process.on('SIGINT', () => process.exit(130));
+const { home: benchRoot, env, cleanup } = benchHome('muster-bench-idle-');
 
 async function main(): Promise<number> {
-  const claudeHome = join(t.home, '.claude');
+  const claudeHome = join(benchRoot, '.claude');
   mkdirSync(join(claudeHome, 'sessions'), { recursive: true });
   const rng = createRng(9);
   const fakes = Array.from({ length: LIVE }, () => spawnFakeClaude(600));

@@ -12,20 +12,16 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { envFor, runCli, tempHome } from '../test/e2e/kit.ts';
+import { runCli } from '../test/e2e/kit.ts';
 import { createClaudeSource } from '../src/sources/claude/index.ts';
 import { openSqliteStore } from '../src/store/index.ts';
 import { createDeferredSqliteIndex } from './corpus/batched-index.ts';
-import { api, killChildren, median, rssMb, startDaemon, writeManyClaudeTranscripts } from './corpus/daemon-kit.ts';
+import { api, benchHome, median, rssMb, startDaemon, writeManyClaudeTranscripts } from './corpus/daemon-kit.ts';
 import type { RunningDaemon } from './corpus/daemon-kit.ts';
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const t = tempHome('muster-bench-scale-');
-const env = envFor(t.home);
-const cleanup = (): void => { killChildren(); t.cleanup(); };
-process.on('exit', cleanup);
-process.on('SIGINT', () => process.exit(130));
+const { home: benchRoot, env, cleanup } = benchHome('muster-bench-scale-');
 
 const fmt = (ms: number): string => `${ms.toFixed(0)} ms`;
 
@@ -45,19 +41,19 @@ function timeCli(args: string[]): number {
 
 async function main(): Promise<number> {
   let t0 = performance.now();
-  writeManyClaudeTranscripts(join(t.home, '.claude'), SESSIONS);
+  writeManyClaudeTranscripts(join(benchRoot, '.claude'), SESSIONS);
   console.log(`${SESSIONS} Claude transcripts written in ${fmt(performance.now() - t0)}`);
 
   // Cost of one autocommitted index put in the real store, in this run (fsync-bound).
-  const probe = openSqliteStore({ path: join(t.home, 'probe.db') });
+  const probe = openSqliteStore({ path: join(benchRoot, 'probe.db') });
   t0 = performance.now();
   for (let i = 0; i < 200; i++) probe.transcriptIndex.put({ path: `/probe/${i}`, harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: {} });
   const perPut = (performance.now() - t0) / 200;
   probe.close();
   console.log(`store transcriptIndex.put(): ${perPut.toFixed(2)} ms each → a cold daemon index of ${SESSIONS} files spends ~${((perPut * SESSIONS) / 1000).toFixed(1)} s in puts, event loop blocked`);
-  const deferred = createDeferredSqliteIndex(join(t.home, 'muster.db'));
+  const deferred = createDeferredSqliteIndex(join(benchRoot, 'muster.db'));
   t0 = performance.now();
-  const listed = (await createClaudeSource({ home: join(t.home, '.claude'), index: deferred.index }).list()).length;
+  const listed = (await createClaudeSource({ home: join(benchRoot, '.claude'), index: deferred.index }).list()).length;
   const flushMs = deferred.flush();
   deferred.close();
   console.log(`cold index in-process, one transaction: ${fmt(performance.now() - t0)} (of which the write ${fmt(flushMs)}), ${listed} sessions`);

@@ -9,23 +9,18 @@ import { appendFileSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { cwdToSlug } from '../src/sources/claude/index.ts';
 import { metaLine, registryJson, userLine, writeTranscript } from '../src/sources/claude/claude-fixtures.ts';
-import { envFor, tempHome } from '../test/e2e/kit.ts';
 import { createDeferredSqliteIndex } from './corpus/batched-index.ts';
 import { createClaudeSource } from '../src/sources/claude/index.ts';
-import { api, killChildren, percentile, sleep, spawnFakeClaude, startDaemon, startTicks, writeManyClaudeTranscripts } from './corpus/daemon-kit.ts';
+import { api, benchHome, percentile, sleep, spawnFakeClaude, startDaemon, startTicks, writeManyClaudeTranscripts } from './corpus/daemon-kit.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 
 const APPENDS = Number(process.env.BENCH_APPENDS ?? 50);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 2000);
 const LIVE = '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
-const t = tempHome('muster-bench-sse-');
-const env = envFor(t.home);
-const cleanup = (): void => { killChildren(); t.cleanup(); };
-process.on('exit', cleanup);
-process.on('SIGINT', () => process.exit(130));
+const { home: benchRoot, env, cleanup } = benchHome('muster-bench-sse-');
 
 async function main(): Promise<number> {
-  const claudeHome = join(t.home, '.claude');
+  const claudeHome = join(benchRoot, '.claude');
   writeManyClaudeTranscripts(claudeHome, SESSIONS);
   const cwd = '/home/dev/live';
   const file = writeTranscript(claudeHome, LIVE, [userLine('a live session', { sessionId: LIVE, cwd })], cwd);
@@ -34,7 +29,7 @@ async function main(): Promise<number> {
   mkdirSync(join(claudeHome, 'sessions'), { recursive: true });
   writeFileSync(join(claudeHome, 'sessions', `${fake.pid}.json`), registryJson({ pid: fake.pid!, sessionId: LIVE, procStart: startTicks(fake.pid!), status: 'busy', cwd }));
   // Pre-index in one transaction (the daemon's own cold index of thousands of files is fsync-bound; see discovery-scale.ts).
-  const deferred = createDeferredSqliteIndex(join(t.home, 'muster.db'));
+  const deferred = createDeferredSqliteIndex(join(benchRoot, 'muster.db'));
   await createClaudeSource({ home: claudeHome, index: deferred.index }).list();
   deferred.flush();
   deferred.close();

@@ -10,13 +10,25 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cwdToSlug } from '../../src/sources/claude/index.ts';
 import { assistantLine, metaLine, userLine } from '../../src/sources/claude/claude-fixtures.ts';
-import { startServe, waitExit } from '../../test/e2e/kit.ts';
+import { envFor, startServe, tempHome, waitExit } from '../../test/e2e/kit.ts';
 import { uuidV4, createRng } from './text-pool.ts';
 
 const children = new Set<ChildProcess>();
 export function killChildren(): void {
   for (const c of children) if (c.exitCode === null && c.signalCode === null && c.pid) c.kill('SIGKILL');
   children.clear();
+}
+
+/**
+ * A bench's temp home and the daemon environment over it; on exit (also after Ctrl-C) every child
+ * started here is killed and the home removed. `cleanup` may also be called early; it is idempotent.
+ */
+export function benchHome(prefix: string): { home: string; env: NodeJS.ProcessEnv; cleanup(): void } {
+  const t = tempHome(prefix);
+  const cleanup = (): void => { killChildren(); t.cleanup(); };
+  process.on('exit', cleanup);
+  process.on('SIGINT', () => process.exit(130));
+  return { home: t.home, env: envFor(t.home), cleanup };
 }
 
 export interface RunningDaemon {

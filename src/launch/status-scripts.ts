@@ -152,6 +152,12 @@ async function waitFor(pageId, ctx, signal) {
   return toolResult({ ...outcome, instruction: instructionFor(outcome) });
 }
 
+/** One short pager call: the tool's result from the daemon's envelope, or its error as a tool error. */
+async function pagerCall(path, body, ctx, signal, onOk) {
+  const r = await callApi(path, body, ctx, 10000, signal);
+  return r.json && r.json.ok === true ? onOk(r.json) : failure(r.json);
+}
+
 function registerPagerTools(pi) {
   if (typeof pi.registerTool !== 'function') return;
   const str = (description) => ({ type: 'string', description });
@@ -170,9 +176,7 @@ function registerPagerTools(pi) {
       required: ['question'],
     },
     async execute(_id, params, signal, _onUpdate, ctx) {
-      const r = await callApi('/pages/ask', params, ctx, 10000, signal);
-      if (!r.json || r.json.ok !== true) return failure(r.json);
-      return waitFor(r.json.page.id, ctx, signal);
+      return pagerCall('/pages/ask', params, ctx, signal, (j) => waitFor(j.page.id, ctx, signal));
     },
   });
   pi.registerTool({
@@ -194,9 +198,7 @@ function registerPagerTools(pi) {
       required: ['message'],
     },
     async execute(_id, params, signal, _onUpdate, ctx) {
-      const r = await callApi('/pages/notify', params, ctx, 10000, signal);
-      if (!r.json || r.json.ok !== true) return failure(r.json);
-      return toolResult({ status: 'sent', pageId: r.json.page.id });
+      return pagerCall('/pages/notify', params, ctx, signal, (j) => toolResult({ status: 'sent', pageId: j.page.id }));
     },
   });
   pi.registerTool({
@@ -205,9 +207,8 @@ function registerPagerTools(pi) {
     description: ${JSON.stringify(CANCEL_TEXT)},
     parameters: { type: 'object', properties: { pageId: str('The pageId of the question to withdraw.') }, required: ['pageId'] },
     async execute(_id, params, signal, _onUpdate, ctx) {
-      const r = await callApi('/pages/' + encodeURIComponent(String(params.pageId)) + '/cancel', {}, ctx, 10000, signal);
-      if (!r.json || r.json.ok !== true) return failure(r.json);
-      return toolResult({ status: r.json.page.status, pageId: r.json.page.id });
+      const path = '/pages/' + encodeURIComponent(String(params.pageId)) + '/cancel';
+      return pagerCall(path, {}, ctx, signal, (j) => toolResult({ status: j.page.status, pageId: j.page.id }));
     },
   });
 }

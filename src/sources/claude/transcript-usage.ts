@@ -14,7 +14,7 @@
  */
 import type { TokenCounts } from '../session.ts';
 import { emptyTokens } from '../session.ts';
-import { priceTokens } from '../pricing/index.ts';
+import { priceByModel } from '../pricing/index.ts';
 import { asCount, asNumber, asObject, asString } from './record-fields.ts';
 import type { Json } from './record-fields.ts';
 
@@ -86,18 +86,6 @@ export function applyCostState(state: UsageState, record: Json): void {
   const group = String(asNumber(record.startTime) ?? 'unknown');
   state.costGroups[group] = Math.max(state.costGroups[group] ?? 0, total);
   state.uncosted = {};
-}
-
-/** Sum of the list price of tokens per model; null when any model with tokens is unpriced. */
-function priceByModel(byModel: Record<string, TokenCounts>): number | null {
-  let sum = 0;
-  for (const [model, t] of Object.entries(byModel)) {
-    if (t.input + t.output + t.cacheRead + t.cacheWrite === 0) continue;
-    const usd = priceTokens(model, t);
-    if (usd === null) return null;
-    sum += usd;
-  }
-  return sum;
 }
 
 /** USD cost of the session, or null when neither a cost record nor the price table can say. */

@@ -54,6 +54,11 @@ export interface Session {
   resumeArgv: string[] | null;
   /** Prompt-cache expiry (Claude: last assistant message + 5 min), when known. */
   cacheExpiresAt?: string | null;
+  /**
+   * The session this one was forked from (Claude `--resume … --fork-session`), when known. The
+   * history it copied is counted in that session's tokens and cost, not in this one's.
+   */
+  forkedFrom?: string | null;
 }
 
 export function emptyTokens(): TokenCounts {

@@ -92,6 +92,30 @@ describe('claude 2.1.332 against the fake model', () => {
     assert.ok(s.cacheExpiresAt && Date.parse(s.cacheExpiresAt) > Date.parse(s.lastActivityAt ?? '') - 1);
   });
 
+  it('claude --resume --fork-session: the fork counts only its own turn and names its parent', { timeout: SCENARIO_MS }, async () => {
+    const { h, d } = await scenario();
+    const print = async (args: string[]): Promise<{ session_id: string; total_cost_usd: number }> => {
+      const r = await runCli(cli.bin, ['-p', ...args, '--output-format', 'json'], { cwd: h.cwd, env: h.env, timeoutMs: 90_000 });
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout) as { session_id: string; total_cost_usd: number };
+    };
+    const id = (await print(['first turn'])).session_id;
+    await print(['--resume', id, 'second turn']);
+    const forked = await print(['--resume', id, '--fork-session', 'fork turn']);
+    assert.notEqual(forked.session_id, id);
+    const list = await d.waitForList((l) => l.some((x) => x.id === forked.session_id && x.costUsd !== null && !x.live), 15_000, 'fork listed');
+    const parent = list.find((x) => x.id === id);
+    const fork = list.find((x) => x.id === forked.session_id);
+    assert.equal(fork?.forkedFrom, id);
+    assert.equal(parent?.forkedFrom, null);
+    assert.deepEqual(parent?.tokens, { input: 200, output: 20, cacheRead: 0, cacheWrite: 0 });
+    assert.deepEqual(fork?.tokens, { input: 100, output: 10, cacheRead: 0, cacheWrite: 0 }, 'the copied turns are the parent\'s');
+    // Claude Code's own running total of the fork includes the parent's turns: that is the real spend of both.
+    const sum = (parent?.costUsd ?? NaN) + (fork?.costUsd ?? NaN);
+    assert.ok(Math.abs(sum - forked.total_cost_usd) < 1e-6, `${sum} vs ${forked.total_cost_usd}`);
+    assert.ok((fork?.costUsd ?? 0) > 0 && (fork?.costUsd ?? 0) < (parent?.costUsd ?? 0));
+  });
+
   it('interactive claude in tmux: idle, working, waiting on a permission prompt, idle again, /exit → ended', { timeout: SCENARIO_MS }, async () => {
     const { h, d } = await scenario();
     const { pane, session } = await startInteractive(h, d);

@@ -22,6 +22,9 @@ interface Props {
   now: number;
   onClose(): void;
   onPagesChanged(): void;
+  /** The session this one was forked from, when it is listed. */
+  parent?: Session;
+  onOpen?(s: Session): void;
 }
 
 function useTail(s: Session): { messages: TailMessage[]; supported: boolean } {
@@ -55,7 +58,16 @@ function CharacterPicker({ session, board }: { session: Session; board: BoardCha
   );
 }
 
-export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, onGoal, now, onClose, onPagesChanged }: Props) {
+function ForkedFrom({ id, parent, onOpen }: { id: string; parent: Session | undefined; onOpen?(s: Session): void }) {
+  if (!parent || !onOpen) return <dd className="mono" data-testid="forked-from">{id}</dd>;
+  return (
+    <dd data-testid="forked-from">
+      <button type="button" className="link" onClick={() => onOpen(parent)} title={id}>{parent.title || 'untitled'}</button> <span className="mono muted">{id.slice(0, 8)}</span>
+    </dd>
+  );
+}
+
+export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, onGoal, now, onClose, onPagesChanged, parent, onOpen }: Props) {
   const tail = useTail(s);
   const [confirmEnd, setConfirmEnd] = useState(false);
   const [busy, setBusy] = useState<ActionName | null>(null);
@@ -127,6 +139,7 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
       </section>
       <dl className="details">
         <dt>Id</dt><dd className="mono">{s.id}</dd>
+        {s.forkedFrom && <><dt>Forked from</dt><ForkedFrom id={s.forkedFrom} parent={parent} onOpen={onOpen} /></>}
         <dt>Directory</dt><dd className="mono">{s.cwd ?? '—'}</dd>
         <dt>Repo</dt><dd className="mono">{s.repoRoot ?? '—'}</dd>
         <dt>Branch</dt><dd>{s.branch ?? '—'}</dd>

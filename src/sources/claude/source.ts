@@ -19,6 +19,11 @@ import { buildSession, mainEntry } from './build-session.ts';
 import { scanRegistry, staleReason } from './live.ts';
 import type { RegistryEntry } from './registry.ts';
 import { readTranscript, scanTranscripts } from './transcript-scan.ts';
+import { isTranscriptSummary } from './transcript.ts';
+import type { TranscriptSummary } from './transcript.ts';
+import { createLedgerCache } from './fork-ledger.ts';
+import { resolveForks } from './forks.ts';
+import type { ForkCandidate, ForkShare } from './forks.ts';
 import type { ScannedTranscript, TranscriptScanCounters } from './transcript-scan.ts';
 import { watchClaude } from './watch.ts';
 import { readClaudeTail } from './tail.ts';
@@ -54,6 +59,7 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
   const proc = options.proc ?? createProc();
   const index = options.index ?? createMemoryTranscriptIndex();
   const git = options.git ?? createGitReader();
+  const ledgers = createLedgerCache({ maxLineBytes: options.maxLineBytes });
   const counters: TranscriptScanCounters & { stale: number } = {
     filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [], stale: 0,
   };
@@ -83,8 +89,22 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
     }
   };
 
-  function toSession(id: string, t: ScannedTranscript | undefined, live: RegistryEntry[]): Session {
-    return buildSession({ id, summary: t?.summary ?? null, transcriptMtimeMs: t?.mtimeMs ?? null, live, git: gitOf });
+  function toSession(id: string, t: ScannedTranscript | undefined, live: RegistryEntry[], fork?: ForkShare): Session {
+    return buildSession({ id, summary: t?.summary ?? null, transcriptMtimeMs: t?.mtimeMs ?? null, live, git: gitOf, fork });
+  }
+
+  /** One session's fork share, comparing it with the other transcripts the index knows (as last read). */
+  function forkOf(t: ScannedTranscript): ForkShare | undefined {
+    const byId = new Map<string, ForkCandidate & { mtimeMs: number }>([[t.id, { ...t }]]);
+    const prefix = projectsDir + path.sep;
+    for (const e of index.list('claude')) {
+      if (!e.path.startsWith(prefix)) continue; // another Claude home sharing the store
+      const id = path.basename(e.path, '.jsonl').toLowerCase();
+      const prev = byId.get(id);
+      if (id === t.id || !isTranscriptSummary(e.summary) || (prev && prev.mtimeMs >= e.mtimeMs)) continue;
+      byId.set(id, { id, path: e.path, summary: e.summary as TranscriptSummary, mtimeMs: e.mtimeMs });
+    }
+    return resolveForks([...byId.values()], ledgers, t.id).get(t.id);
   }
 
   /** The transcript of one session (a session is in one project dir; the newest wins if not). */
@@ -124,8 +144,10 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
         const prev = byId.get(t.id);
         if (!prev || t.mtimeMs > prev.mtimeMs) byId.set(t.id, t);
       }
+      const forks = resolveForks([...byId.values()], ledgers);
+      ledgers.sweep();
       const ids = new Set([...byId.keys(), ...live.keys()]);
-      return [...ids].map((id) => toSession(id, byId.get(id), live.get(id) ?? []));
+      return [...ids].map((id) => toSession(id, byId.get(id), live.get(id) ?? [], forks.get(id)));
     },
 
     async get(id) {
@@ -134,7 +156,7 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
       const live = (await liveBySession()).get(key) ?? [];
       const t = findTranscript(key);
       if (!t && live.length === 0) return undefined;
-      return toSession(key, t, live);
+      return toSession(key, t, live, t ? forkOf(t) : undefined);
     },
 
     watch(onChange) {

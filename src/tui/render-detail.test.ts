@@ -1,0 +1,23 @@
+/** The detail pane under the sessions list: what a row has no room for. */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sessionDetail } from './render-sessions.ts';
+import { initialState } from './types.ts';
+import { createStyler, textWidth } from './ansi.ts';
+import { session, uuid } from './tui-fixtures.ts';
+import type { Session } from '../sources/session.ts';
+
+const now = Date.parse('2026-01-01T01:00:00.000Z');
+const style = createStyler(false);
+// eslint-disable-next-line no-control-regex -- stripping SGR to measure what the terminal shows
+const plain = (l: string): string => l.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+const detail = (s: Session, height = 5, columns = 100): string[] => sessionDetail(initialState({ connection: 'live' }), s, height, columns, now, style).map(plain);
+
+describe('session detail', () => {
+  it('names the session a fork was forked from', () => {
+    const lines = detail(session(2, { forkedFrom: uuid(1) }));
+    assert.match(lines.join('\n'), /forked from 00000000/);
+    assert.doesNotMatch(detail(session(1)).join('\n'), /forked/);
+    for (const l of lines) assert.equal(textWidth(l), 100);
+  });
+});

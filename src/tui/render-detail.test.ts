@@ -20,4 +20,12 @@ describe('session detail', () => {
     assert.doesNotMatch(detail(session(1)).join('\n'), /forked/);
     for (const l of lines) assert.equal(textWidth(l), 100);
   });
+
+  it('shows how long the prompt cache stays warm, or since when it expired', () => {
+    const warm = detail(session(3, { live: false, cacheExpiresAt: new Date(now + 3 * 60_000 + 10_000).toISOString() })).join('\n');
+    assert.match(warm, /cache warm for 3m/);
+    const cold = detail(session(3, { live: false, cacheExpiresAt: new Date(now - 12 * 60_000).toISOString() })).join('\n');
+    assert.match(cold, /cache expired 12m ago/);
+    assert.doesNotMatch(detail(session(3, { cacheExpiresAt: null })).join('\n'), /cache/);
+  });
 });

@@ -1,5 +1,6 @@
 // The session panel's extra facts in a real browser: the session a fork was forked from (a link
-// that opens it). Sessions come from a fake Claude home read by a real daemon.
+// that opens it), how long a dormant session's prompt cache stays warm (also marked in the list).
+// Sessions come from a fake Claude home read by a real daemon.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBoard, type BoardRig } from './browser-kit.ts';
@@ -7,6 +8,7 @@ import { assistantLine, metaLine, userLine, writeTranscript } from '../../src/so
 
 const PARENT = '40437031-5c17-43a7-8062-c5f8980812c9';
 const FORK = '2e0e7aa2-3d62-481c-8a50-166cd0ac192f';
+const WARM = '682ae5a7-f5b4-413d-add4-f68eb2ad632e';
 const CWD = '/home/dev/muster';
 
 function writeFork(home: string): void {
@@ -29,7 +31,14 @@ function writeFork(home: string): void {
 describe('session panel extras in chromium', () => {
   let rig: BoardRig;
   before(async () => {
-    rig = await startBoard({ prepare: (home) => writeFork(home) });
+    rig = await startBoard({
+      prepare: (home) => {
+        writeFork(home);
+        // Its last reply 90 s ago: the 5-minute prompt cache is warm for 3m30s more.
+        const at = new Date(Date.now() - 90_000).toISOString();
+        writeTranscript(home, WARM, [userLine('Warm cache', { sessionId: WARM, cwd: CWD, ts: at }), assistantLine({ id: 'msg_w', sessionId: WARM, cwd: CWD, ts: at })], CWD);
+      },
+    });
     await rig.page.goto(rig.boardUrl);
   });
   after(async () => { await rig?.stop(); });
@@ -43,5 +52,17 @@ describe('session panel extras in chromium', () => {
     await from.getByRole('button').click();
     await rig.page.locator(`[data-testid="session-panel"][data-key="claude:${PARENT}"]`).waitFor({ timeout: 5_000 });
     assert.equal(await rig.page.getByTestId('forked-from').count(), 0, 'the parent was not forked');
+  });
+
+  it('a dormant session with a warm prompt cache is marked in the list; the panel says for how long', async () => {
+    const row = rig.page.locator(`tr[data-key="claude:${WARM}"]`);
+    await row.waitFor({ timeout: 10_000 });
+    assert.match((await row.getByTestId('cache-warm').textContent()) ?? '', /♨ 3m/);
+    assert.equal(await rig.page.locator(`tr[data-key="claude:${FORK}"]`).getByTestId('cache-warm').count(), 0, 'an hour-old cache is cold');
+    await row.click();
+    const cache = rig.page.locator(`[data-testid="session-panel"][data-key="claude:${WARM}"]`).getByTestId('cache');
+    assert.equal(await cache.textContent(), 'warm for 3m');
+    await rig.page.locator(`tr[data-key="claude:${FORK}"]`).click();
+    assert.match((await rig.page.locator(`[data-testid="session-panel"][data-key="claude:${FORK}"]`).getByTestId('cache').textContent()) ?? '', /^expired 5\dm ago$/);
   });
 });

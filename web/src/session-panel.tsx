@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { api } from './api.ts';
 import { CharacterFace } from './character-face.tsx';
-import { HARNESS_MARK, ago, cost, tokens } from './format.ts';
+import { HARNESS_MARK, ago, cacheState, cost, tokens } from './format.ts';
 import { GoalSlot } from './goal-slot.tsx';
 import { PageCard } from './page-card.tsx';
 import { runAction, type ActionName, type ActionResult } from './session-actions.ts';
@@ -83,6 +83,7 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
     setBusy(null);
   };
   const mine = pages.filter((p) => p.sessionId === s.id);
+  const cache = cacheState(s.cacheExpiresAt, now);
 
   return (
     <aside className="panel" data-testid="session-panel" aria-label="session" data-key={`${s.harness}:${s.id}`}>
@@ -145,6 +146,7 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
         <dt>Branch</dt><dd>{s.branch ?? '—'}</dd>
         <dt>Tokens</dt><dd>{tokens(s)} (in {s.tokens.input}, out {s.tokens.output}, cache {s.tokens.cacheRead}/{s.tokens.cacheWrite})</dd>
         <dt>Cost</dt><dd>{cost(s.costUsd)}</dd>
+        {cache && <><dt>Cache</dt><dd data-testid="cache" className={cache.warm ? 'cache-warm' : 'muted'}>{cache.text}</dd></>}
         <dt>Started</dt><dd>{s.startedAt ? `${ago(s.startedAt, now)} ago` : '—'}</dd>
         <dt>Pid</dt><dd>{s.pids.length ? s.pids.join(', ') : '—'}</dd>
         <dt>Pane</dt><dd>{s.pane ? `${s.pane.manager} ${s.pane.id}` : '—'}</dd>

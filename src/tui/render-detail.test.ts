@@ -28,4 +28,13 @@ describe('session detail', () => {
     assert.match(cold, /cache expired 12m ago/);
     assert.doesNotMatch(detail(session(3, { cacheExpiresAt: null })).join('\n'), /cache/);
   });
+
+  it('a session open in two processes lists each with its own status and pane', () => {
+    const proc = (pid: number, status: 'waiting' | 'working', pane: string, waitingFor: string | null = null) =>
+      ({ pid, status, waitingFor, statusSince: null, pane: { manager: 'tmux', id: pane }, startedAt: null });
+    const s = session(4, { pids: [5101, 5102], status: 'waiting', waitingFor: 'approve Bash', processes: [proc(5101, 'waiting', '%11', 'approve Bash'), proc(5102, 'working', '%12')] });
+    const text = detail(s, 5, 160).join('\n');
+    assert.match(text, /2 processes: pid 5101 waiting \(tmux %11: approve Bash\) · pid 5102 working \(tmux %12\)/);
+    assert.doesNotMatch(detail(session(5, { processes: [proc(5105, 'working', '%1')] })).join('\n'), /processes/, 'one process: nothing more to say');
+  });
 });

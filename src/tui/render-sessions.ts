@@ -102,6 +102,12 @@ export function sessionDetail(state: TuiState, s: Session | undefined, height: n
     const cache = cacheText(s.cacheExpiresAt, now);
     const extra = [s.forkedFrom ? `forked from ${shortId(s.forkedFrom)}` : '', cache].filter(Boolean).map((t) => `  · ${t}`).join('');
     out.push(textLine(`${s.cwd ?? '—'}${s.branch ? `  (${s.branch})` : ''}${extra}`, columns, style, 'dim'));
+    const procs = s.live ? (s.processes ?? []) : [];
+    if (procs.length > 1) {
+      // A session open in several processes at once: each with its own status and pane, on one line.
+      const each = procs.map((p) => `pid ${p.pid} ${p.status} (${p.pane ? `${p.pane.manager} ${p.pane.id}` : 'no pane'}${p.waitingFor ? `: ${p.waitingFor}` : ''})`);
+      out.push(textLine(`${procs.length} processes: ${each.join(' · ')}`, columns, style, 'cyan'));
+    }
     if (s.waitingFor) out.push(textLine(`waiting ${since(s.statusSince, now)} for: ${s.waitingFor}`, columns, style, 'yellow'));
     const g = state.goals.get(s.id);
     if (g) {

@@ -9,6 +9,7 @@ import { CharacterFace } from './character-face.tsx';
 import { HARNESS_MARK, ago, cacheState, cost, tokens } from './format.ts';
 import { GoalSlot } from './goal-slot.tsx';
 import { PageCard } from './page-card.tsx';
+import { ProcessList } from './process-list.tsx';
 import { runAction, type ActionName, type ActionResult } from './session-actions.ts';
 import type { BoardCharacters, Goal, GoalView, Page, Session, TailMessage } from './types.ts';
 
@@ -76,10 +77,10 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
     setConfirmEnd(false);
     setResult(null);
   }, [s.id]);
-  const act = async (a: ActionName) => {
+  const act = async (a: ActionName, pid?: number) => {
     setBusy(a);
     setConfirmEnd(false);
-    setResult(await runAction(a, s.id));
+    setResult(await runAction(a, s.id, pid));
     setBusy(null);
   };
   const mine = pages.filter((p) => p.sessionId === s.id);
@@ -118,6 +119,7 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
           {result.command && <code className="command">{result.command}</code>}
         </div>
       )}
+      <ProcessList key={s.id} session={s} now={now} busy={busy !== null} act={(a, pid) => void act(a, pid)} />
       <section className="slot" data-testid="pages-slot">
         <h3>Pages {mine.length > 0 && <span className="count-badge">{mine.length}</span>}</h3>
         {mine.length === 0 ? <p className="muted">No open questions from this session.</p> : mine.map((p) => <PageCard key={p.id} page={p} onDone={onPagesChanged} />)}

@@ -2,7 +2,7 @@
  * Normalises what is known about one Claude session — its transcript summary and the live registry
  * entries naming it (several when it was resumed in two processes at once) — into a Session.
  */
-import type { Session, SessionStatus, TokenCounts } from '../session.ts';
+import type { Session, SessionProcess, SessionStatus, TokenCounts } from '../session.ts';
 import { emptyTokens } from '../session.ts';
 import type { GitInfo } from '../git/index.ts';
 import { paneFromTmuxField } from './registry.ts';
@@ -67,6 +67,19 @@ function ownTokens(s: TranscriptSummary, fork: ForkShare | undefined): TokenCoun
   return t;
 }
 
+/** One registry entry as a process of the session: its own status, reason and pane. */
+function processOf(e: RegistryEntry): SessionProcess {
+  const status = statusFromRegistry(e.status);
+  return {
+    pid: e.pid,
+    status,
+    waitingFor: status === 'waiting' ? (e.waitingFor ?? 'input needed') : null,
+    statusSince: iso(e.statusUpdatedAt ?? e.startedAt),
+    pane: paneFromTmuxField(e.tmux),
+    startedAt: iso(e.startedAt),
+  };
+}
+
 function registryTitle(entries: RegistryEntry[]): string | null {
   // `derived` names (`proj-f0`) change on every resume; prefer names a person or the model gave.
   const given = entries.find((e) => e.name && (e.nameSource === 'user' || e.nameSource === 'auto'));
@@ -83,16 +96,14 @@ export function buildSession(parts: SessionParts): Session {
   const recorded = s?.gitBranch && s.gitBranch !== 'HEAD' ? s.gitBranch : null;
   const branch = main ? (git.branch ?? recorded) : (recorded ?? git.branch);
 
+  // Oldest first, so each process keeps its place in the list while another comes and goes.
+  const processes = live.map(processOf).sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.pid - b.pid);
+  // The session speaks with the voice of its most urgent process.
   let status: SessionStatus = 'ended';
   let waitingFor: string | null = null;
   let statusSince: string | null = null;
-  for (const e of live) {
-    const st = statusFromRegistry(e.status);
-    if (status === 'ended' || RANK[st] > RANK[status]) {
-      status = st;
-      waitingFor = st === 'waiting' ? (e.waitingFor ?? 'input needed') : null;
-      statusSince = iso(e.statusUpdatedAt ?? e.startedAt);
-    }
+  for (const p of processes) {
+    if (status === 'ended' || RANK[p.status] > RANK[status]) ({ status, waitingFor, statusSince } = p);
   }
   if (status === 'ended') statusSince = s?.lastAt ?? iso(parts.transcriptMtimeMs);
 
@@ -123,5 +134,6 @@ export function buildSession(parts: SessionParts): Session {
     resumeArgv: ['claude', '--resume', id],
     cacheExpiresAt: Number.isFinite(cacheFrom) ? new Date(cacheFrom + PROMPT_CACHE_TTL_MS).toISOString() : null,
     forkedFrom: parts.fork?.forkedFrom ?? null,
+    processes,
   };
 }

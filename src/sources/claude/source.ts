@@ -163,10 +163,13 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
       return watchClaude({ home, debounceMs: options.debounceMs }, onChange);
     },
 
-    async end(id): Promise<EndOutcome> {
+    async end(id, endOptions = {}): Promise<EndOutcome> {
       if (!isValidId(id)) throw new MusterError('invalid_id', `not a Claude session id: ${JSON.stringify(id)}`);
-      const entries = (await liveBySession()).get(id.toLowerCase()) ?? [];
-      if (entries.length === 0) return { outcome: 'not_running', reason: 'no live Claude process has this session' };
+      const all = (await liveBySession()).get(id.toLowerCase()) ?? [];
+      const entries = endOptions.pid === undefined ? all : all.filter((e) => e.pid === endOptions.pid);
+      if (entries.length === 0) {
+        return { outcome: 'not_running', reason: endOptions.pid === undefined ? 'no live Claude process has this session' : `process ${endOptions.pid} no longer has this session open` };
+      }
       // A session resumed twice is open in two processes; ending it ends both. Each pid is
       // re-verified right before its signal so a pid reused since the scan is never signalled.
       const main = mainEntry(entries);

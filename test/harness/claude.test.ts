@@ -203,4 +203,28 @@ describe('claude 2.1.332 against the fake model', () => {
     await type(pane, '/exit');
     await d.waitFor((x) => x.id === id && !x.live, 30_000, 'ended after /exit');
   });
+  it('claude --resume of a live session: one row, each process with its own pane; end --pid ends one', { timeout: SCENARIO_MS }, async () => {
+    const sRoot = path.join(root, `s${++n}`);
+    const h = harnessEnv('claude', { root: sRoot, modelUrl: model.url, binDir: cli.binDir });
+    // This daemon maps pids to the test's tmux panes.
+    const d = await startHarnessDaemon({ homes: [h], root: sRoot, env: { MUSTER_TMUX_SOCKET: tmux.socket } });
+    daemons.push(d);
+    const { pane: first, session } = await startInteractive(h, d);
+    await type(first, 'first turn');
+    await d.waitFor((x) => x.id === session.id && x.status === 'idle' && x.tokens.output > 0, 30_000, 'first turn done');
+    const second = await tmux.newPane([cli.bin, '--permission-mode', 'manual', '--resume', session.id], { cwd: h.cwd, env: h.env });
+    started.push(second.pid);
+    const both = await d.waitFor((x) => x.id === session.id && x.processes?.length === 2 && x.processes.every((p) => p.pane !== null), 30_000, 'two processes, each in its pane');
+    assert.equal((await d.listSessions()).filter((x) => x.id === session.id).length, 1, 'one row');
+    assert.deepEqual(both.processes?.map((p) => [p.pid, p.pane?.id]), [[first.pid, first.id], [second.pid, second.id]]);
+    const ended = await d.muster(['end', session.id, '--pid', String(first.pid)]);
+    assert.equal(ended.code, 0, ended.stderr);
+    const after = await d.waitFor((x) => x.id === session.id && x.processes?.length === 1, 30_000, 'one process left');
+    assert.equal(after.live, true);
+    assert.equal(after.processes?.[0]?.pid, second.pid);
+    assert.ok(await tmux.isDead(first.id), 'the first claude exited');
+    assert.equal(await tmux.isDead(second.id), false, 'the second runs on');
+    await type(second, '/exit');
+    await d.waitFor((x) => x.id === session.id && !x.live, 30_000, 'ended after /exit');
+  });
 });

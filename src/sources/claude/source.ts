@@ -93,18 +93,25 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
     return buildSession({ id, summary: t?.summary ?? null, transcriptMtimeMs: t?.mtimeMs ?? null, live, git: gitOf, fork });
   }
 
-  /** One session's fork share, comparing it with the other transcripts the index knows (as last read). */
+  /**
+   * One session's fork share, compared with the transcripts the index knows (as last read) that
+   * could share its history: the same first message, or a copy naming one of the two.
+   */
   function forkOf(t: ScannedTranscript): ForkShare | undefined {
+    const { rootKey, copiedFrom } = t.summary;
+    if (rootKey === null && copiedFrom === null) return undefined;
     const byId = new Map<string, ForkCandidate & { mtimeMs: number }>([[t.id, { ...t }]]);
     const prefix = projectsDir + path.sep;
     for (const e of index.list('claude')) {
-      if (!e.path.startsWith(prefix)) continue; // another Claude home sharing the store
+      if (!e.path.startsWith(prefix) || !isTranscriptSummary(e.summary)) continue; // another Claude home sharing the store
       const id = path.basename(e.path, '.jsonl').toLowerCase();
+      const sum = e.summary as TranscriptSummary;
+      const related = (rootKey !== null && sum.rootKey === rootKey) || id === copiedFrom || sum.copiedFrom === t.id;
       const prev = byId.get(id);
-      if (id === t.id || !isTranscriptSummary(e.summary) || (prev && prev.mtimeMs >= e.mtimeMs)) continue;
-      byId.set(id, { id, path: e.path, summary: e.summary as TranscriptSummary, mtimeMs: e.mtimeMs });
+      if (!related || id === t.id || (prev && prev.mtimeMs >= e.mtimeMs)) continue;
+      byId.set(id, { id, path: e.path, summary: sum, mtimeMs: e.mtimeMs });
     }
-    return resolveForks([...byId.values()], ledgers, t.id).get(t.id);
+    return byId.size > 1 || copiedFrom !== null ? resolveForks([...byId.values()], ledgers, t.id).get(t.id) : undefined;
   }
 
   /** The transcript of one session (a session is in one project dir; the newest wins if not). */

@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'not_found'
   | 'session_not_found'
   | 'session_not_live'
+  | 'process_not_found'
   | 'page_not_found'
   | 'page_already_answered'
   | 'page_closed'
@@ -70,6 +71,7 @@ const STATUS: Record<ErrorCode, number> = {
   not_found: 404,
   session_not_found: 404,
   session_not_live: 409,
+  process_not_found: 404,
   page_not_found: 404,
   page_already_answered: 409,
   page_closed: 409,

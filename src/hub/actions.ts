@@ -72,12 +72,20 @@ export type ResumeAnswer =
   | { outcome: 'already_live'; focus: { outcome: string; pane: PaneRef | null; message?: string } };
 export type EndAnswer = { outcome: 'ended'; signal: string; pid: number };
 
+/**
+ * Which process of a session an action is for: `pid` must be one of the session's live pids
+ * (`process_not_found` otherwise). Without it, the whole session, as the source sees it.
+ */
+export interface ProcessChoice {
+  pid?: number;
+}
+
 export interface Actions {
-  focus(sessionId: string, actor: Actor): Promise<FocusAnswer>;
+  focus(sessionId: string, actor: Actor, options?: ProcessChoice): Promise<FocusAnswer>;
   /** `print`: answer the argv and cwd instead of opening a pane. */
   resume(sessionId: string, actor: Actor, options?: { print?: boolean }): Promise<ResumeAnswer>;
-  end(sessionId: string, actor: Actor): Promise<EndAnswer>;
-  /** The session with `pane` filled from the pid → pane map when it carries none (registry wins). */
+  end(sessionId: string, actor: Actor, options?: ProcessChoice): Promise<EndAnswer>;
+  /** The session with `pane` (and each process's) filled from the pid → pane map when it carries none (registry wins). */
   decorate(session: Session): Session;
 }
 
@@ -113,12 +121,23 @@ export function createActions(opts: ActionsOptions): Actions {
   const pidsOf = (s: Session): number[] => [...new Set([...(s.pid ? [s.pid] : []), ...s.pids])];
 
   /** The registry's pane wins; a socket it does not name is filled from the map when they agree. */
-  async function paneOf(s: Session, fresh = false): Promise<PaneRef | undefined> {
-    if (!opts.panes) return s.pane ?? undefined;
-    if (s.pane && s.pane.socket) return s.pane;
-    const mapped = await opts.panes.locate(pidsOf(s), fresh);
-    if (s.pane) return mapped && mapped.manager === s.pane.manager && mapped.id === s.pane.id ? mapped : s.pane;
+  async function paneFor(known: PaneRef | null, pids: number[], fresh = false): Promise<PaneRef | undefined> {
+    if (!opts.panes) return known ?? undefined;
+    if (known && known.socket) return known;
+    const mapped = await opts.panes.locate(pids, fresh);
+    if (known) return mapped && mapped.manager === known.manager && mapped.id === known.id ? mapped : known;
     return mapped;
+  }
+
+  /** The process of a live session that `pid` names, with the pane its source knows (if any). */
+  function chosen(s: Session, pid: number): { pane: PaneRef | null; pids: number[] } {
+    if (!Number.isSafeInteger(pid) || pid <= 0) throw new MusterError('invalid_argument', 'pid must be a positive integer');
+    const p = s.processes ? s.processes.find((x) => x.pid === pid) : pidsOf(s).includes(pid) ? { pane: null } : undefined;
+    if (!p) {
+      const known = s.processes ? s.processes.map((x) => x.pid) : pidsOf(s);
+      throw new MusterError('process_not_found', `process ${pid} does not have session ${s.id} open (its processes: ${known.join(', ') || 'none'})`, { details: { pids: known } });
+    }
+    return { pane: p.pane, pids: [pid] };
   }
 
   async function record<T extends { outcome: string }>(actor: Actor, action: ActionKind, sessionId: string, run: (harness: (h: Harness) => void) => Promise<T>): Promise<T> {
@@ -147,15 +166,17 @@ export function createActions(opts: ActionsOptions): Actions {
     return result as T;
   }
 
-  async function focusSession(s: Session): Promise<FocusAnswer> {
+  async function focusSession(s: Session, pid?: number): Promise<FocusAnswer> {
     if (!s.live) throw new MusterError('session_not_live', `session ${s.id} is not running; resume it instead`);
+    const target = pid === undefined ? { pane: s.pane, pids: pidsOf(s) } : chosen(s, pid);
     if (!opts.panes) throw new MusterError('no_pane_manager', 'no pane manager (tmux or herdr) is configured');
-    const pane = await paneOf(s);
-    if (!pane) throw new MusterError('no_pane', `session ${s.id} is not running in a tmux or herdr pane`);
+    const pane = await paneFor(target.pane, target.pids);
+    const what = pid === undefined ? `session ${s.id}` : `process ${pid} of session ${s.id}`;
+    if (!pane) throw new MusterError('no_pane', `${what} is not running in a tmux or herdr pane`);
     let r = await opts.panes.focus(pane);
     if (r.outcome === 'pane_not_found') {
       // The cached map was stale (the pane closed, the session moved on): look again, once.
-      const again = await paneOf(s, true);
+      const again = await paneFor(target.pane, target.pids, true);
       if (again && (again.id !== pane.id || again.socket !== pane.socket)) r = await opts.panes.focus(again);
     }
     switch (r.outcome) {
@@ -171,11 +192,11 @@ export function createActions(opts: ActionsOptions): Actions {
   }
 
   return {
-    focus(sessionId, actor) {
+    focus(sessionId, actor, options = {}) {
       return record(actor, 'focus', sessionId, async (h) => {
         const s = await lookup(sessionId);
         h(s.harness);
-        return focusSession(s);
+        return focusSession(s, options.pid);
       });
     },
 
@@ -210,16 +231,22 @@ export function createActions(opts: ActionsOptions): Actions {
       });
     },
 
-    end(sessionId, actor) {
+    end(sessionId, actor, options = {}) {
       return record(actor, 'end', sessionId, async (h): Promise<EndAnswer> => {
         const s = await lookup(sessionId);
         h(s.harness);
         if (!s.live) throw new MusterError('not_running', `session ${s.id} is not running`);
+        const pid = options.pid;
+        if (pid !== undefined) {
+          chosen(s, pid);
+          // A source that lists no processes ends the whole session: fine when that is the one process.
+          if (!s.processes && pidsOf(s).length > 1) throw new MusterError('unsupported', `${s.harness} ends session ${s.id} as a whole, not one of its processes; end it without a pid`);
+        }
         // A guessed assignment (e.g. a Codex TUI matched by directory) is never signalled.
         if (!s.canEnd) throw new MusterError('unsupported', `session ${s.id}'s process is not verified to be ${s.harness}; end it in its own terminal`);
         const source = opts.hub.source(s.harness);
         if (!source) throw new MusterError('unsupported', `no ${s.harness} source`);
-        const r = await source.end(s.id);
+        const r = await source.end(s.id, s.processes && pid !== undefined ? { pid } : undefined);
         if (r.outcome === 'not_running') throw new MusterError('not_running', r.reason);
         if (r.outcome === 'unsupported') throw new MusterError('unsupported', r.reason);
         void opts.hub.refresh(s.harness).catch(() => {});
@@ -228,9 +255,22 @@ export function createActions(opts: ActionsOptions): Actions {
     },
 
     decorate(session) {
-      if (session.pane || !session.live || !opts.panes) return session;
-      const pane = opts.panes.peek(pidsOf(session));
-      return pane ? { ...session, pane } : session;
+      if (!session.live || !opts.panes) return session;
+      const panes = opts.panes;
+      let out = session;
+      if (!out.pane) {
+        const pane = panes.peek(pidsOf(out));
+        if (pane) out = { ...out, pane };
+      }
+      const before = out.processes;
+      if (before?.some((p) => !p.pane)) {
+        const processes = before.map((p) => {
+          const pane = p.pane ? undefined : panes.peek([p.pid]);
+          return pane ? { ...p, pane } : p;
+        });
+        if (processes.some((p, i) => p !== before[i])) out = { ...out, processes };
+      }
+      return out;
     },
   };
 }

@@ -73,3 +73,14 @@ test('a launch name becomes the title; waitingFor is cleared outside waiting', (
   assert.equal(s.waitingFor, null);
   assert.equal(overlay.apply(session({ harness: 'codex' })).title, 'from files', 'keyed by harness too');
 });
+
+test('a hook event from one of two processes sets that process\'s status, not the other\'s', () => {
+  const overlay = createHookStatus();
+  const proc = (pid: number) => ({ pid, status: 'idle' as const, waitingFor: null, statusSince: null, pane: null, startedAt: null });
+  const s = session({ pid: 4242, pids: [4242, 4343], processes: [proc(4242), proc(4343)] });
+  overlay.record({ harness: 'claude', sessionId: ID, status: 'waiting', waitingFor: 'approve Bash', pid: 4343, at: Date.parse('2026-01-01T00:00:05.000Z') });
+  const out = overlay.apply(s);
+  assert.equal(out.status, 'waiting');
+  assert.deepEqual(out.processes?.map((p) => [p.pid, p.status, p.waitingFor]), [[4242, 'idle', null], [4343, 'waiting', 'approve Bash']]);
+  assert.equal(overlay.apply(session()).processes, undefined, 'a session without processes keeps none');
+});

@@ -85,8 +85,14 @@ export function createHookStatus(options: HookStatusOptions = {}): HookStatusOve
         return out;
       }
       if (!statusApplies(s, e)) return out;
-      if (out.status !== e.status || out.waitingFor !== e.waitingFor) {
-        out = { ...out, status: e.status, waitingFor: e.status === 'waiting' ? e.waitingFor : null, statusSince: new Date(e.at).toISOString() };
+      const waitingFor = e.status === 'waiting' ? e.waitingFor : null;
+      const statusSince = new Date(e.at).toISOString();
+      if (out.status !== e.status || out.waitingFor !== e.waitingFor) out = { ...out, status: e.status, waitingFor, statusSince };
+      // The process that fired the hook shows it too (a session open in two processes has two statuses).
+      const at = e.pid === null ? -1 : (out.processes?.findIndex((p) => p.pid === e.pid) ?? -1);
+      const p = out.processes?.[at];
+      if (out.processes && p && (p.status !== e.status || p.waitingFor !== waitingFor)) {
+        out = { ...out, processes: out.processes.map((x, i) => (i === at ? { ...x, status: e.status, waitingFor, statusSince } : x)) };
       }
       return out;
     },

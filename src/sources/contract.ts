@@ -44,8 +44,12 @@ export interface SessionSource {
   get(id: string): Promise<Session | undefined>;
   /** Calls onChange when the harness's files change; returns a disposer. No polling loops per session. */
   watch(onChange: (change: SourceChange) => void): Disposer;
-  /** Ends a verified live session with the harness's clean signal; never signals a reused pid. */
-  end(id: string): Promise<EndOutcome>;
+  /**
+   * Ends a verified live session with the harness's clean signal; never signals a reused pid. With
+   * `pid` (one of the session's `processes`), only that process is ended. Sources that list no
+   * `processes` are never given a pid.
+   */
+  end(id: string, options?: { pid?: number }): Promise<EndOutcome>;
   /** The harness's resume command for `id` as argv, or null when it cannot be resumed. */
   resumeArgv(id: string): string[] | null;
   /** The exact id format this harness uses (BEHAVIOUR F). */

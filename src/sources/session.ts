@@ -24,6 +24,19 @@ export interface PaneRef {
   socket?: string;
 }
 
+/** One process that has a session open. */
+export interface SessionProcess {
+  pid: number;
+  status: SessionStatus;
+  /** Why this process waits; null unless its status is waiting. */
+  waitingFor: string | null;
+  /** ISO time this process's status began, when known. */
+  statusSince: string | null;
+  pane: PaneRef | null;
+  /** ISO start time of the process, when known. */
+  startedAt: string | null;
+}
+
 export interface Session {
   harness: Harness;
   id: string;
@@ -54,6 +67,17 @@ export interface Session {
   resumeArgv: string[] | null;
   /** Prompt-cache expiry (Claude: last assistant message + 5 min), when known. */
   cacheExpiresAt?: string | null;
+  /**
+   * The session this one was forked from (Claude `--resume … --fork-session`), when known. The
+   * history it copied is counted in that session's tokens and cost, not in this one's.
+   */
+  forkedFrom?: string | null;
+  /**
+   * Each live process with its own status and pane, for sources that can act on one of them alone
+   * (focus and end with a pid); a session resumed in two processes at once has two. Absent for
+   * sources that only act on the whole session; empty when dormant.
+   */
+  processes?: SessionProcess[];
 }
 
 export function emptyTokens(): TokenCounts {

@@ -1,16 +1,27 @@
 /** Compact renderings of durations, token counts and harness names for narrow columns. */
 import type { Session } from '../sources/session.ts';
 
-/** "42s", "7m", "3h05", "2d"; "—" when unknown. */
-export function since(iso: string | null | undefined, now: number): string {
-  if (!iso) return '—';
-  const ms = Date.parse(iso);
-  if (!Number.isFinite(ms)) return '—';
-  const s = Math.max(0, Math.round((now - ms) / 1000));
+/** "42s", "7m", "3h05", "2d": a duration in a few characters. */
+export function span(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m`;
   if (s < 86400) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
   return `${Math.floor(s / 86400)}d`;
+}
+
+/** Time since `iso` as span() has it; "—" when unknown. */
+export function since(iso: string | null | undefined, now: number): string {
+  if (!iso) return '—';
+  const ms = Date.parse(iso);
+  return Number.isFinite(ms) ? span(now - ms) : '—';
+}
+
+/** The prompt cache: "cache warm for 3m" while it is ahead, "cache expired 12m ago" after; '' when unknown. */
+export function cacheText(iso: string | null | undefined, now: number): string {
+  const at = iso ? Date.parse(iso) : NaN;
+  if (!Number.isFinite(at)) return '';
+  return at > now ? `cache warm for ${span(at - now)}` : `cache expired ${span(now - at)} ago`;
 }
 
 export function totalTokens(s: Pick<Session, 'tokens'>): number {

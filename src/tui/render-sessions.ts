@@ -2,7 +2,7 @@
 import type { Session } from '../sources/session.ts';
 import type { Goal } from '../goals/index.ts';
 import type { Tone } from './ansi.ts';
-import { compactNumber, HARNESS_MARK, repoBranch, shortId, since, totalTokens } from './format.ts';
+import { cacheText, compactNumber, HARNESS_MARK, repoBranch, shortId, since, totalTokens } from './format.ts';
 import { composeLine, textLine, type Cell, type Style } from './line.ts';
 import { sessionGroups, type GroupName } from './rows.ts';
 import type { TuiState } from './types.ts';
@@ -99,7 +99,15 @@ export function sessionDetail(state: TuiState, s: Session | undefined, height: n
   if (s) {
     const pane = s.pane ? `${s.pane.manager} ${s.pane.id}` : 'no pane';
     out.push(composeLine([{ text: `${s.harness} ${s.id}`, width: Math.min(50, columns), tones: ['bold'] }, { text: `  ${s.live ? `pid ${s.pid}` : 'dormant'} · ${pane} · ${s.model ?? 'model ?'} · ${s.costUsd === null ? '' : `$${s.costUsd.toFixed(2)} · `}last ${since(s.lastActivityAt, now)} ago` }], columns, style));
-    out.push(textLine(`${s.cwd ?? '—'}${s.branch ? `  (${s.branch})` : ''}`, columns, style, 'dim'));
+    const cache = cacheText(s.cacheExpiresAt, now);
+    const extra = [s.forkedFrom ? `forked from ${shortId(s.forkedFrom)}` : '', cache].filter(Boolean).map((t) => `  · ${t}`).join('');
+    out.push(textLine(`${s.cwd ?? '—'}${s.branch ? `  (${s.branch})` : ''}${extra}`, columns, style, 'dim'));
+    const procs = s.live ? (s.processes ?? []) : [];
+    if (procs.length > 1) {
+      // A session open in several processes at once: each with its own status and pane, on one line.
+      const each = procs.map((p) => `pid ${p.pid} ${p.status} (${p.pane ? `${p.pane.manager} ${p.pane.id}` : 'no pane'}${p.waitingFor ? `: ${p.waitingFor}` : ''})`);
+      out.push(textLine(`${procs.length} processes: ${each.join(' · ')}`, columns, style, 'cyan'));
+    }
     if (s.waitingFor) out.push(textLine(`waiting ${since(s.statusSince, now)} for: ${s.waitingFor}`, columns, style, 'yellow'));
     const g = state.goals.get(s.id);
     if (g) {

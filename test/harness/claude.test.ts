@@ -92,6 +92,30 @@ describe('claude 2.1.332 against the fake model', () => {
     assert.ok(s.cacheExpiresAt && Date.parse(s.cacheExpiresAt) > Date.parse(s.lastActivityAt ?? '') - 1);
   });
 
+  it('claude --resume --fork-session: the fork counts only its own turn and names its parent', { timeout: SCENARIO_MS }, async () => {
+    const { h, d } = await scenario();
+    const print = async (args: string[]): Promise<{ session_id: string; total_cost_usd: number }> => {
+      const r = await runCli(cli.bin, ['-p', ...args, '--output-format', 'json'], { cwd: h.cwd, env: h.env, timeoutMs: 90_000 });
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout) as { session_id: string; total_cost_usd: number };
+    };
+    const id = (await print(['first turn'])).session_id;
+    await print(['--resume', id, 'second turn']);
+    const forked = await print(['--resume', id, '--fork-session', 'fork turn']);
+    assert.notEqual(forked.session_id, id);
+    const list = await d.waitForList((l) => l.some((x) => x.id === forked.session_id && x.costUsd !== null && !x.live), 15_000, 'fork listed');
+    const parent = list.find((x) => x.id === id);
+    const fork = list.find((x) => x.id === forked.session_id);
+    assert.equal(fork?.forkedFrom, id);
+    assert.equal(parent?.forkedFrom, null);
+    assert.deepEqual(parent?.tokens, { input: 200, output: 20, cacheRead: 0, cacheWrite: 0 });
+    assert.deepEqual(fork?.tokens, { input: 100, output: 10, cacheRead: 0, cacheWrite: 0 }, 'the copied turns are the parent\'s');
+    // Claude Code's own running total of the fork includes the parent's turns: that is the real spend of both.
+    const sum = (parent?.costUsd ?? NaN) + (fork?.costUsd ?? NaN);
+    assert.ok(Math.abs(sum - forked.total_cost_usd) < 1e-6, `${sum} vs ${forked.total_cost_usd}`);
+    assert.ok((fork?.costUsd ?? 0) > 0 && (fork?.costUsd ?? 0) < (parent?.costUsd ?? 0));
+  });
+
   it('interactive claude in tmux: idle, working, waiting on a permission prompt, idle again, /exit → ended', { timeout: SCENARIO_MS }, async () => {
     const { h, d } = await scenario();
     const { pane, session } = await startInteractive(h, d);
@@ -178,5 +202,29 @@ describe('claude 2.1.332 against the fake model', () => {
     assert.equal((await d.listSessions()).length, 1, 'one session, not two');
     await type(pane, '/exit');
     await d.waitFor((x) => x.id === id && !x.live, 30_000, 'ended after /exit');
+  });
+  it('claude --resume of a live session: one row, each process with its own pane; end --pid ends one', { timeout: SCENARIO_MS }, async () => {
+    const sRoot = path.join(root, `s${++n}`);
+    const h = harnessEnv('claude', { root: sRoot, modelUrl: model.url, binDir: cli.binDir });
+    // This daemon maps pids to the test's tmux panes.
+    const d = await startHarnessDaemon({ homes: [h], root: sRoot, env: { MUSTER_TMUX_SOCKET: tmux.socket } });
+    daemons.push(d);
+    const { pane: first, session } = await startInteractive(h, d);
+    await type(first, 'first turn');
+    await d.waitFor((x) => x.id === session.id && x.status === 'idle' && x.tokens.output > 0, 30_000, 'first turn done');
+    const second = await tmux.newPane([cli.bin, '--permission-mode', 'manual', '--resume', session.id], { cwd: h.cwd, env: h.env });
+    started.push(second.pid);
+    const both = await d.waitFor((x) => x.id === session.id && x.processes?.length === 2 && x.processes.every((p) => p.pane !== null), 30_000, 'two processes, each in its pane');
+    assert.equal((await d.listSessions()).filter((x) => x.id === session.id).length, 1, 'one row');
+    assert.deepEqual(both.processes?.map((p) => [p.pid, p.pane?.id]), [[first.pid, first.id], [second.pid, second.id]]);
+    const ended = await d.muster(['end', session.id, '--pid', String(first.pid)]);
+    assert.equal(ended.code, 0, ended.stderr);
+    const after = await d.waitFor((x) => x.id === session.id && x.processes?.length === 1, 30_000, 'one process left');
+    assert.equal(after.live, true);
+    assert.equal(after.processes?.[0]?.pid, second.pid);
+    assert.ok(await tmux.isDead(first.id), 'the first claude exited');
+    assert.equal(await tmux.isDead(second.id), false, 'the second runs on');
+    await type(second, '/exit');
+    await d.waitFor((x) => x.id === session.id && !x.live, 30_000, 'ended after /exit');
   });
 });

@@ -19,6 +19,7 @@ import { createCodexSource } from '../../src/sources/codex/index.ts';
 import type { CodexSource } from '../../src/sources/codex/index.ts';
 import { createProc } from '../../src/sources/proc/index.ts';
 import type { Session } from '../../src/sources/session.ts';
+import { priceTokens } from '../../src/sources/pricing/index.ts';
 
 const SCENARIO_MS = 180_000;
 const proc = createProc();
@@ -105,6 +106,20 @@ describe('codex 0.171.0 against the fake model', () => {
     assert.equal(s.tokens.output, usage?.output_tokens);
     assert.deepEqual(s.resumeArgv, ['codex', 'resume', s.id]);
     assert.equal(s.canEnd, false);
+  });
+
+  it('codex exec -m A, then exec -m B resume: each turn priced at its own model', { timeout: SCENARIO_MS }, async () => {
+    const h = freshEnv();
+    const first = await runCli(cli.bin, ['exec', '--skip-git-repo-check', '-m', 'gpt-5-codex', '--json', 'first turn'], { cwd: h.cwd, env: h.env, timeoutMs: 120_000 });
+    assert.equal(first.code, 0, first.stderr);
+    const id = (JSON.parse(first.stdout.split('\n')[0] ?? '{}') as { thread_id?: string }).thread_id ?? '';
+    const second = await runCli(cli.bin, ['exec', '--skip-git-repo-check', '-m', 'gpt-5-mini', '--json', 'resume', id, 'second turn'], { cwd: h.cwd, env: h.env, timeoutMs: 120_000 });
+    assert.equal(second.code, 0, second.stderr);
+    const s = (await listSessions(h)).find((x) => x.id === id);
+    assert.equal(s?.model, 'gpt-5-mini');
+    assert.deepEqual(s?.tokens, { input: 200, output: 10 * 2, cacheRead: 0, cacheWrite: 0 });
+    const each = { input: 100, output: 10, cacheRead: 0, cacheWrite: 0 };
+    assert.equal(s?.costUsd, (priceTokens('gpt-5-codex', each) ?? NaN) + (priceTokens('gpt-5-mini', each) ?? NaN));
   });
 
   it('codex exec interrupted by SIGINT (Muster end): live and working, then ended with turn_aborted', { timeout: SCENARIO_MS }, async () => {

@@ -89,7 +89,8 @@ export function App() {
           </Suspense>
         )}
         {current && (
-          <SessionPanel session={current} board={data.characters} pages={data.pages} goal={data.goals.get(current.id)} goalsAvailable={data.goalsAvailable} onGoal={data.setGoal} now={now} onClose={() => setSelected(null)} onPagesChanged={pagesChanged} />
+          <SessionPanel session={current} board={data.characters} pages={data.pages} goal={data.goals.get(current.id)} goalsAvailable={data.goalsAvailable} onGoal={data.setGoal} now={now} onClose={() => setSelected(null)} onPagesChanged={pagesChanged}
+            parent={current.forkedFrom ? data.sessions.get(keyOf({ harness: current.harness, id: current.forkedFrom })) : undefined} onOpen={open} />
         )}
       </main>
       {showCharacters && data.characters && <CharactersDialog board={data.characters} onClose={() => setShowCharacters(false)} onChanged={() => void data.refreshCharacters()} />}

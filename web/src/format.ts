@@ -1,14 +1,19 @@
 /** Compact, glanceable renderings of times, tokens and money. */
 import type { Session } from './types.ts';
 
-export function ago(iso: string | null, now: number): string {
-  if (!iso) return '—';
-  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (!Number.isFinite(s)) return '—';
+/** A duration in a few characters: "42s", "7m", "3h05", "2d". */
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m`;
   if (s < 86400) return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}`;
   return `${Math.floor(s / 86400)}d`;
+}
+
+export function ago(iso: string | null, now: number): string {
+  if (!iso) return '—';
+  const ms = now - Date.parse(iso);
+  return Number.isFinite(ms) ? duration(ms) : '—';
 }
 
 export function tokens(s: Session): string {
@@ -42,4 +47,16 @@ export function compact(n: number): string {
   if (n < 1000) return String(n);
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
   return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/**
+ * The prompt cache of a dormant session: "warm for 3m" while `cacheExpiresAt` is ahead (a resume
+ * then reads the cached prompt cheaply), "expired 12m ago" after; null when the harness gives none.
+ */
+export function cacheState(iso: string | null | undefined, now: number): { warm: boolean; span: string; text: string } | null {
+  if (!iso) return null;
+  const at = Date.parse(iso);
+  if (!Number.isFinite(at)) return null;
+  const span = duration(Math.abs(at - now));
+  return at > now ? { warm: true, span, text: `warm for ${span}` } : { warm: false, span, text: `expired ${span} ago` };
 }

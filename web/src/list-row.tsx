@@ -7,7 +7,7 @@ import { memo } from 'react';
 import { CharacterFace } from './character-face.tsx';
 import { CharacterPage } from './character-page.tsx';
 import { GoalBadge } from './goal-badge.tsx';
-import { HARNESS_MARK, ago, basename, cost, tokens } from './format.ts';
+import { HARNESS_MARK, ago, basename, cacheState, cost, tokens } from './format.ts';
 import { keyOf, type BoardCharacters, type GoalView, type Page, type Session } from './types.ts';
 
 /** Row height in px; must match `.sessions tr.row` in board.css. */
@@ -26,6 +26,7 @@ export interface RowProps {
 }
 
 export const Row = memo(function Row({ s, board, selected, cursor, now, pages, goal, onOpen, onPagesChanged }: RowProps) {
+  const cache = cacheState(s.cacheExpiresAt, now);
   return (
     <tr className={`row st-${s.status}${selected ? ' selected' : ''}${cursor ? ' cursor' : ''}${s.live ? '' : ' dormant'}`} data-key={keyOf(s)} data-status={s.status} onClick={() => onOpen(s)} aria-selected={selected}>
       <td><span className={`mark h-${s.harness}`}>{HARNESS_MARK[s.harness] ?? s.harness}</span></td>
@@ -45,7 +46,10 @@ export const Row = memo(function Row({ s, board, selected, cursor, now, pages, g
       <td className="num">{tokens(s)}</td>
       <td className="num">{cost(s.costUsd)}</td>
       <td className="num muted">{ago(s.lastActivityAt, now)}</td>
-      <td>{s.live ? <span className="live-dot">live</span> : <span className="muted">ended</span>}</td>
+      <td>
+        {s.live ? <span className="live-dot">live</span> : <span className="muted">ended</span>}
+        {cache?.warm && <span className="cache-warm" data-testid="cache-warm" title={`prompt cache ${cache.text}`}> ♨ {cache.span}</span>}
+      </td>
     </tr>
   );
 });

@@ -6,11 +6,12 @@ export interface ActionResult { ok: boolean; message: string; command?: string }
 
 interface ResumeAnswer { outcome?: string; command?: string | string[] }
 
-export async function runAction(action: ActionName, sessionId: string): Promise<ActionResult> {
+/** `pid`: focus or end that one process of a session open in several (one of its `processes`). */
+export async function runAction(action: ActionName, sessionId: string, pid?: number): Promise<ActionResult> {
   try {
-    const r = await api<ResumeAnswer & { outcome?: string }>('POST', `/api/${action}`, { sessionId });
-    if (action === 'end') return { ok: true, message: 'Ended: the harness was sent its clean stop signal.' };
-    if (action === 'focus') return { ok: true, message: 'Focused its pane.' };
+    const r = await api<ResumeAnswer & { outcome?: string }>('POST', `/api/${action}`, pid === undefined ? { sessionId } : { sessionId, pid });
+    if (action === 'end') return { ok: true, message: pid === undefined ? 'Ended: the harness was sent its clean stop signal.' : `Ended process ${pid}: it was sent its clean stop signal.` };
+    if (action === 'focus') return { ok: true, message: pid === undefined ? 'Focused its pane.' : `Focused the pane of process ${pid}.` };
     const command = Array.isArray(r.command) ? r.command.join(' ') : r.command;
     if (r.outcome === 'resumed') return { ok: true, message: 'Resumed in a new pane.', command };
     if (r.outcome === 'already_live') return { ok: true, message: 'Already live: focused it instead.' };

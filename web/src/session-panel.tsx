@@ -6,9 +6,10 @@
 import { useEffect, useState } from 'react';
 import { api } from './api.ts';
 import { CharacterFace } from './character-face.tsx';
-import { HARNESS_MARK, ago, cost, tokens } from './format.ts';
+import { HARNESS_MARK, ago, cacheState, cost, tokens } from './format.ts';
 import { GoalSlot } from './goal-slot.tsx';
 import { PageCard } from './page-card.tsx';
+import { ProcessList } from './process-list.tsx';
 import { runAction, type ActionName, type ActionResult } from './session-actions.ts';
 import type { BoardCharacters, Goal, GoalView, Page, Session, TailMessage } from './types.ts';
 
@@ -22,6 +23,9 @@ interface Props {
   now: number;
   onClose(): void;
   onPagesChanged(): void;
+  /** The session this one was forked from, when it is listed. */
+  parent?: Session;
+  onOpen?(s: Session): void;
 }
 
 function useTail(s: Session): { messages: TailMessage[]; supported: boolean } {
@@ -55,7 +59,16 @@ function CharacterPicker({ session, board }: { session: Session; board: BoardCha
   );
 }
 
-export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, onGoal, now, onClose, onPagesChanged }: Props) {
+function ForkedFrom({ id, parent, onOpen }: { id: string; parent: Session | undefined; onOpen?(s: Session): void }) {
+  if (!parent || !onOpen) return <dd className="mono" data-testid="forked-from">{id}</dd>;
+  return (
+    <dd data-testid="forked-from">
+      <button type="button" className="link" onClick={() => onOpen(parent)} title={id}>{parent.title || 'untitled'}</button> <span className="mono muted">{id.slice(0, 8)}</span>
+    </dd>
+  );
+}
+
+export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, onGoal, now, onClose, onPagesChanged, parent, onOpen }: Props) {
   const tail = useTail(s);
   const [confirmEnd, setConfirmEnd] = useState(false);
   const [busy, setBusy] = useState<ActionName | null>(null);
@@ -64,13 +77,14 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
     setConfirmEnd(false);
     setResult(null);
   }, [s.id]);
-  const act = async (a: ActionName) => {
+  const act = async (a: ActionName, pid?: number) => {
     setBusy(a);
     setConfirmEnd(false);
-    setResult(await runAction(a, s.id));
+    setResult(await runAction(a, s.id, pid));
     setBusy(null);
   };
   const mine = pages.filter((p) => p.sessionId === s.id);
+  const cache = cacheState(s.cacheExpiresAt, now);
 
   return (
     <aside className="panel" data-testid="session-panel" aria-label="session" data-key={`${s.harness}:${s.id}`}>
@@ -105,6 +119,7 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
           {result.command && <code className="command">{result.command}</code>}
         </div>
       )}
+      <ProcessList key={s.id} session={s} now={now} busy={busy !== null} act={(a, pid) => void act(a, pid)} />
       <section className="slot" data-testid="pages-slot">
         <h3>Pages {mine.length > 0 && <span className="count-badge">{mine.length}</span>}</h3>
         {mine.length === 0 ? <p className="muted">No open questions from this session.</p> : mine.map((p) => <PageCard key={p.id} page={p} onDone={onPagesChanged} />)}
@@ -127,11 +142,13 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
       </section>
       <dl className="details">
         <dt>Id</dt><dd className="mono">{s.id}</dd>
+        {s.forkedFrom && <><dt>Forked from</dt><ForkedFrom id={s.forkedFrom} parent={parent} onOpen={onOpen} /></>}
         <dt>Directory</dt><dd className="mono">{s.cwd ?? '—'}</dd>
         <dt>Repo</dt><dd className="mono">{s.repoRoot ?? '—'}</dd>
         <dt>Branch</dt><dd>{s.branch ?? '—'}</dd>
         <dt>Tokens</dt><dd>{tokens(s)} (in {s.tokens.input}, out {s.tokens.output}, cache {s.tokens.cacheRead}/{s.tokens.cacheWrite})</dd>
         <dt>Cost</dt><dd>{cost(s.costUsd)}</dd>
+        {cache && <><dt>Cache</dt><dd data-testid="cache" className={cache.warm ? 'cache-warm' : 'muted'}>{cache.text}</dd></>}
         <dt>Started</dt><dd>{s.startedAt ? `${ago(s.startedAt, now)} ago` : '—'}</dd>
         <dt>Pid</dt><dd>{s.pids.length ? s.pids.join(', ') : '—'}</dd>
         <dt>Pane</dt><dd>{s.pane ? `${s.pane.manager} ${s.pane.id}` : '—'}</dd>

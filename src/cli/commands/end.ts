@@ -6,14 +6,16 @@ import { MusterError } from '../../errors/index.ts';
 import { isSessionId } from '../../sources/ids.ts';
 import { callApi, clientContext } from '../daemon-client.ts';
 import { printOk, usageError } from '../output.ts';
+import { pidFlag } from './pid-flag.ts';
 import type { CommandContext } from '../command.ts';
 
-export async function run({ args, env }: CommandContext): Promise<number> {
+export async function run({ args, flags, env }: CommandContext): Promise<number> {
   const id = args[0];
-  if (!id || args.length > 1) throw usageError('muster end <sessionId>');
+  if (!id || args.length > 1) throw usageError('muster end <sessionId> [--pid N]');
   if (!isSessionId(id)) throw new MusterError('invalid_id', `not a session id: ${JSON.stringify(id)}`);
+  const pid = pidFlag(flags.pid);
   // 204 No Content: the daemon answers nothing on success.
-  await callApi(clientContext(env), 'POST', '/end', { sessionId: id, via: 'cli' });
+  await callApi(clientContext(env), 'POST', '/end', { sessionId: id, via: 'cli', ...pid });
   printOk({ ended: true, id });
   return 0;
 }

@@ -1,5 +1,7 @@
 /**
  * Session actions (BEHAVIOUR E): POST /api/focus|resume|end { sessionId } and GET /api/actions.
+ * focus and end take an optional `pid`: one of the session's live processes (404 process_not_found
+ * otherwise), for a session open in several at once.
  * end → 204 ended, 409 not running, 501 unsupported; resume → resumed | already_live (focused
  * instead) | 503 no pane manager (with the command to run by hand) | 404 unknown; focus → focused
  * or the reason it could not. Ids are checked by format here, before anything else sees them.
@@ -23,6 +25,13 @@ function actorOf(c: Context<AppEnv>, claimed: unknown): Actor {
   return claimed === 'cli' || claimed === 'mcp' ? claimed : 'api';
 }
 
+/** The optional `pid` of focus and end: a positive integer when present. */
+function pidOf(body: Record<string, unknown>): { pid?: number } {
+  if (body.pid === undefined) return {};
+  if (typeof body.pid !== 'number' || !Number.isSafeInteger(body.pid) || body.pid <= 0) throw new MusterError('invalid_body', 'pid must be a positive integer');
+  return { pid: body.pid };
+}
+
 async function readRequest(c: Context<AppEnv>): Promise<{ sessionId: string; actor: Actor; body: Record<string, unknown> }> {
   const body = await readJsonObject(c);
   const id = body.sessionId;
@@ -35,7 +44,7 @@ export function actionRoutes(opts: ActionRouteOptions) {
   return (app: App) => {
     app.post('/api/focus', async (c) => {
       const r = await readRequest(c);
-      return c.json({ ok: true, ...(await opts.actions.focus(r.sessionId, r.actor)) });
+      return c.json({ ok: true, ...(await opts.actions.focus(r.sessionId, r.actor, pidOf(r.body))) });
     });
     app.post('/api/resume', async (c) => {
       const r = await readRequest(c);
@@ -46,7 +55,7 @@ export function actionRoutes(opts: ActionRouteOptions) {
     });
     app.post('/api/end', async (c) => {
       const r = await readRequest(c);
-      await opts.actions.end(r.sessionId, r.actor);
+      await opts.actions.end(r.sessionId, r.actor, pidOf(r.body));
       return c.body(null, 204);
     });
     app.get('/api/actions', async (c) => {

@@ -2,7 +2,7 @@
  * Normalises what is known about one Claude session — its transcript summary and the live registry
  * entries naming it (several when it was resumed in two processes at once) — into a Session.
  */
-import type { Session, SessionStatus } from '../session.ts';
+import type { Session, SessionProcess, SessionStatus, TokenCounts } from '../session.ts';
 import { emptyTokens } from '../session.ts';
 import type { GitInfo } from '../git/index.ts';
 import { paneFromTmuxField } from './registry.ts';
@@ -10,6 +10,7 @@ import type { RegistryEntry } from './registry.ts';
 import { titleOf } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import { costOf } from './transcript-usage.ts';
+import type { ForkShare } from './forks.ts';
 
 /** Anthropic's prompt cache lives 5 minutes after its last use. */
 export const PROMPT_CACHE_TTL_MS = 5 * 60 * 1000;
@@ -23,6 +24,8 @@ export interface SessionParts {
   live: RegistryEntry[];
   /** Repository facts of the session's cwd, null when there is no cwd. */
   git: (cwd: string) => GitInfo;
+  /** What this session, a fork, shares with the session it was forked from (forks.ts). */
+  fork?: ForkShare;
 }
 
 /** Registry status → Session status. `shell` is Claude running a `!command` for the user. */
@@ -57,6 +60,26 @@ function latest(...times: Array<string | null>): string | null {
   return times.reduce<string | null>((a, b) => (b !== null && (a === null || b > a) ? b : a), null);
 }
 
+/** The transcript's tokens less those a fork copied from its parent. */
+function ownTokens(s: TranscriptSummary, fork: ForkShare | undefined): TokenCounts {
+  const t = { ...s.usage.tokens };
+  if (fork) for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) t[k] = Math.max(0, t[k] - fork.shared[k]);
+  return t;
+}
+
+/** One registry entry as a process of the session: its own status, reason and pane. */
+function processOf(e: RegistryEntry): SessionProcess {
+  const status = statusFromRegistry(e.status);
+  return {
+    pid: e.pid,
+    status,
+    waitingFor: status === 'waiting' ? (e.waitingFor ?? 'input needed') : null,
+    statusSince: iso(e.statusUpdatedAt ?? e.startedAt),
+    pane: paneFromTmuxField(e.tmux),
+    startedAt: iso(e.startedAt),
+  };
+}
+
 function registryTitle(entries: RegistryEntry[]): string | null {
   // `derived` names (`proj-f0`) change on every resume; prefer names a person or the model gave.
   const given = entries.find((e) => e.name && (e.nameSource === 'user' || e.nameSource === 'auto'));
@@ -73,16 +96,14 @@ export function buildSession(parts: SessionParts): Session {
   const recorded = s?.gitBranch && s.gitBranch !== 'HEAD' ? s.gitBranch : null;
   const branch = main ? (git.branch ?? recorded) : (recorded ?? git.branch);
 
+  // Oldest first, so each process keeps its place in the list while another comes and goes.
+  const processes = live.map(processOf).sort((a, b) => (a.startedAt ?? '').localeCompare(b.startedAt ?? '') || a.pid - b.pid);
+  // The session speaks with the voice of its most urgent process.
   let status: SessionStatus = 'ended';
   let waitingFor: string | null = null;
   let statusSince: string | null = null;
-  for (const e of live) {
-    const st = statusFromRegistry(e.status);
-    if (status === 'ended' || RANK[st] > RANK[status]) {
-      status = st;
-      waitingFor = st === 'waiting' ? (e.waitingFor ?? 'input needed') : null;
-      statusSince = iso(e.statusUpdatedAt ?? e.startedAt);
-    }
+  for (const p of processes) {
+    if (status === 'ended' || RANK[p.status] > RANK[status]) ({ status, waitingFor, statusSince } = p);
   }
   if (status === 'ended') statusSince = s?.lastAt ?? iso(parts.transcriptMtimeMs);
 
@@ -104,13 +125,15 @@ export function buildSession(parts: SessionParts): Session {
     startedAt: s?.firstAt ?? iso(Math.min(...live.map((e) => e.startedAt ?? Infinity))),
     lastActivityAt: latest(s?.lastAt ?? null, iso(parts.transcriptMtimeMs), ...live.map((e) => iso(e.updatedAt))),
     model: s?.model ?? null,
-    tokens: s ? { ...s.usage.tokens } : emptyTokens(),
-    costUsd: s ? costOf(s.usage) : null,
+    tokens: s ? ownTokens(s, parts.fork) : emptyTokens(),
+    costUsd: s ? costOf(s.usage, parts.fork) : null,
     prLinks: s ? [...s.prLinks] : [],
     pane: paneFromTmuxField(main?.tmux ?? live.find((e) => e.tmux)?.tmux ?? null),
     // Liveness already required the process to be Claude with the recorded start time (live.ts).
     canEnd: live_,
     resumeArgv: ['claude', '--resume', id],
     cacheExpiresAt: Number.isFinite(cacheFrom) ? new Date(cacheFrom + PROMPT_CACHE_TTL_MS).toISOString() : null,
+    forkedFrom: parts.fork?.forkedFrom ?? null,
+    processes,
   };
 }

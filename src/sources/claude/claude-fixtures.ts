@@ -48,6 +48,10 @@ export interface AssistantOptions extends LineOptions {
   cacheWrite?: number;
   content?: 'text' | 'tool_use';
   stop?: string;
+  /** The API's request id (absent when the server sends none, as the fake model). */
+  requestId?: string;
+  /** Set by Claude Code on the messages a fork copied: the session that made the request. */
+  requestSessionId?: string;
 }
 
 export function assistantLine(o: AssistantOptions): string {
@@ -64,8 +68,10 @@ export function assistantLine(o: AssistantOptions): string {
         cache_read_input_tokens: o.cacheRead ?? 0, output_tokens: o.output ?? 10,
       },
     },
+    ...(o.requestId ? { requestId: o.requestId } : {}),
     type: 'assistant', uuid: 'a-' + o.id, timestamp: o.ts ?? '2026-11-30T06:52:58.709Z',
     cwd: o.cwd ?? '/home/dev/project', sessionId: o.sessionId ?? SID, gitBranch: o.branch ?? 'main',
+    ...(o.requestSessionId ? { requestSessionId: o.requestSessionId } : {}),
   });
 }
 

@@ -19,6 +19,11 @@ import { buildSession, mainEntry } from './build-session.ts';
 import { scanRegistry, staleReason } from './live.ts';
 import type { RegistryEntry } from './registry.ts';
 import { readTranscript, scanTranscripts } from './transcript-scan.ts';
+import { isTranscriptSummary } from './transcript.ts';
+import type { TranscriptSummary } from './transcript.ts';
+import { createLedgerCache } from './fork-ledger.ts';
+import { resolveForks } from './forks.ts';
+import type { ForkCandidate, ForkShare } from './forks.ts';
 import type { ScannedTranscript, TranscriptScanCounters } from './transcript-scan.ts';
 import { watchClaude } from './watch.ts';
 import { readClaudeTail } from './tail.ts';
@@ -54,6 +59,7 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
   const proc = options.proc ?? createProc();
   const index = options.index ?? createMemoryTranscriptIndex();
   const git = options.git ?? createGitReader();
+  const ledgers = createLedgerCache({ maxLineBytes: options.maxLineBytes });
   const counters: TranscriptScanCounters & { stale: number } = {
     filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [], stale: 0,
   };
@@ -83,8 +89,29 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
     }
   };
 
-  function toSession(id: string, t: ScannedTranscript | undefined, live: RegistryEntry[]): Session {
-    return buildSession({ id, summary: t?.summary ?? null, transcriptMtimeMs: t?.mtimeMs ?? null, live, git: gitOf });
+  function toSession(id: string, t: ScannedTranscript | undefined, live: RegistryEntry[], fork?: ForkShare): Session {
+    return buildSession({ id, summary: t?.summary ?? null, transcriptMtimeMs: t?.mtimeMs ?? null, live, git: gitOf, fork });
+  }
+
+  /**
+   * One session's fork share, compared with the transcripts the index knows (as last read) that
+   * could share its history: the same first message, or a copy naming one of the two.
+   */
+  function forkOf(t: ScannedTranscript): ForkShare | undefined {
+    const { rootKey, copiedFrom } = t.summary;
+    if (rootKey === null && copiedFrom === null) return undefined;
+    const byId = new Map<string, ForkCandidate & { mtimeMs: number }>([[t.id, { ...t }]]);
+    const prefix = projectsDir + path.sep;
+    for (const e of index.list('claude')) {
+      if (!e.path.startsWith(prefix) || !isTranscriptSummary(e.summary)) continue; // another Claude home sharing the store
+      const id = path.basename(e.path, '.jsonl').toLowerCase();
+      const sum = e.summary as TranscriptSummary;
+      const related = (rootKey !== null && sum.rootKey === rootKey) || id === copiedFrom || sum.copiedFrom === t.id;
+      const prev = byId.get(id);
+      if (!related || id === t.id || (prev && prev.mtimeMs >= e.mtimeMs)) continue;
+      byId.set(id, { id, path: e.path, summary: sum, mtimeMs: e.mtimeMs });
+    }
+    return byId.size > 1 || copiedFrom !== null ? resolveForks([...byId.values()], ledgers, t.id).get(t.id) : undefined;
   }
 
   /** The transcript of one session (a session is in one project dir; the newest wins if not). */
@@ -124,8 +151,10 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
         const prev = byId.get(t.id);
         if (!prev || t.mtimeMs > prev.mtimeMs) byId.set(t.id, t);
       }
+      const forks = resolveForks([...byId.values()], ledgers);
+      ledgers.sweep();
       const ids = new Set([...byId.keys(), ...live.keys()]);
-      return [...ids].map((id) => toSession(id, byId.get(id), live.get(id) ?? []));
+      return [...ids].map((id) => toSession(id, byId.get(id), live.get(id) ?? [], forks.get(id)));
     },
 
     async get(id) {
@@ -134,17 +163,20 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
       const live = (await liveBySession()).get(key) ?? [];
       const t = findTranscript(key);
       if (!t && live.length === 0) return undefined;
-      return toSession(key, t, live);
+      return toSession(key, t, live, t ? forkOf(t) : undefined);
     },
 
     watch(onChange) {
       return watchClaude({ home, debounceMs: options.debounceMs }, onChange);
     },
 
-    async end(id): Promise<EndOutcome> {
+    async end(id, endOptions = {}): Promise<EndOutcome> {
       if (!isValidId(id)) throw new MusterError('invalid_id', `not a Claude session id: ${JSON.stringify(id)}`);
-      const entries = (await liveBySession()).get(id.toLowerCase()) ?? [];
-      if (entries.length === 0) return { outcome: 'not_running', reason: 'no live Claude process has this session' };
+      const all = (await liveBySession()).get(id.toLowerCase()) ?? [];
+      const entries = endOptions.pid === undefined ? all : all.filter((e) => e.pid === endOptions.pid);
+      if (entries.length === 0) {
+        return { outcome: 'not_running', reason: endOptions.pid === undefined ? 'no live Claude process has this session' : `process ${endOptions.pid} no longer has this session open` };
+      }
       // A session resumed twice is open in two processes; ending it ends both. Each pid is
       // re-verified right before its signal so a pid reused since the scan is never signalled.
       const main = mainEntry(entries);

@@ -14,7 +14,7 @@
  */
 import type { TokenCounts } from '../session.ts';
 import { emptyTokens } from '../session.ts';
-import { priceTokens } from '../pricing/index.ts';
+import { priceByModel } from '../pricing/index.ts';
 import { asCount, asNumber, asObject, asString } from './record-fields.ts';
 import type { Json } from './record-fields.ts';
 
@@ -88,28 +88,40 @@ export function applyCostState(state: UsageState, record: Json): void {
   state.uncosted = {};
 }
 
-/** Sum of the list price of tokens per model; null when any model with tokens is unpriced. */
-function priceByModel(byModel: Record<string, TokenCounts>): number | null {
-  let sum = 0;
-  for (const [model, t] of Object.entries(byModel)) {
-    if (t.input + t.output + t.cacheRead + t.cacheWrite === 0) continue;
-    const usd = priceTokens(model, t);
-    if (usd === null) return null;
-    sum += usd;
-  }
-  return sum;
+/** What a fork leaves out of its own cost (forks.ts): its parent's messages and the running cost carried with them. */
+export interface CostShare {
+  sharedByModel: Record<string, TokenCounts>;
+  carried: { group: string; totalUsd: number } | null;
 }
 
-/** USD cost of the session, or null when neither a cost record nor the price table can say. */
-export function costOf(state: UsageState): number | null {
-  const groups = Object.values(state.costGroups);
-  if (groups.length === 0) {
-    if (Object.keys(state.byModel).length === 0) return null;
-    return roundUsd(priceByModel(state.byModel));
+function minus(a: Record<string, TokenCounts>, b: Record<string, TokenCounts>): Record<string, TokenCounts> {
+  const out: Record<string, TokenCounts> = {};
+  for (const [model, t] of Object.entries(a)) {
+    const less = b[model];
+    out[model] = less ? { input: Math.max(0, t.input - less.input), output: Math.max(0, t.output - less.output),
+      cacheRead: Math.max(0, t.cacheRead - less.cacheRead), cacheWrite: Math.max(0, t.cacheWrite - less.cacheWrite) } : { ...t };
   }
-  const recorded = groups.reduce((a, b) => a + b, 0);
-  // Messages after the last cost record: add their list price when known; else the recorded
-  // figure stands (a lower bound until Claude Code writes its next cost record).
+  return out;
+}
+
+/**
+ * USD cost of the session, or null when neither a cost record nor the price table can say. A fork
+ * (`share`) leaves out the running cost its cost-state group carried over from the parent, and,
+ * before its first cost record, the list price of the copied messages.
+ */
+export function costOf(state: UsageState, share?: CostShare): number | null {
+  const groups = { ...state.costGroups };
+  const carried = share?.carried;
+  // Only the group the fork continued holds the parent's cost; a group of another startTime is the fork's own.
+  if (carried && groups[carried.group] !== undefined) groups[carried.group] = Math.max(0, (groups[carried.group] ?? 0) - carried.totalUsd);
+  const totals = Object.values(groups);
+  if (totals.length === 0) {
+    if (Object.keys(state.byModel).length === 0) return null;
+    return roundUsd(priceByModel(share ? minus(state.byModel, share.sharedByModel) : state.byModel));
+  }
+  const recorded = totals.reduce((a, b) => a + b, 0);
+  // Messages after the last cost record (a fork's copies always precede its first one): add their
+  // list price when known; else the recorded figure stands (a lower bound until Claude Code writes its next cost record).
   const extra = priceByModel(state.uncosted) ?? 0;
   return roundUsd(recorded + extra);
 }

@@ -14,7 +14,7 @@ const MAX_PR_LINKS = 20;
 
 export interface TranscriptSummary {
   /** Bump when the shape changes: an index entry of another version is re-read from 0. */
-  v: 1;
+  v: 2;
   sessionId: string | null;
   customTitle: string | null;
   agentName: string | null;
@@ -31,9 +31,20 @@ export interface TranscriptSummary {
   firstAt: string | null;
   lastAt: string | null;
   lastAssistantAt: string | null;
+  /**
+   * Key of the file's first API message (messageKey). A fork (`--resume … --fork-session`) starts
+   * by copying its parent's history, so it shares its parent's first key: transcripts that share
+   * one are the only ones compared message by message (forks.ts).
+   */
+  rootKey: string | null;
+  /**
+   * The session named by the latest copied record: Claude Code marks the messages a fork copies
+   * with the `requestSessionId` of the session that made the request (its own are unmarked).
+   */
+  copiedFrom: string | null;
 }
 
-export const SUMMARY_VERSION = 1;
+export const SUMMARY_VERSION = 2;
 
 export function createTranscriptSummary(): TranscriptSummary {
   return {
@@ -52,7 +63,18 @@ export function createTranscriptSummary(): TranscriptSummary {
     firstAt: null,
     lastAt: null,
     lastAssistantAt: null,
+    rootKey: null,
+    copiedFrom: null,
   };
+}
+
+/**
+ * What identifies one API message across transcripts: message id and request id, as ccusage
+ * dedups (a request id alone repeats across the content blocks of one message). Null without a message id.
+ */
+export function messageKey(record: Json, message: Json): string | null {
+  const id = asString(message.id);
+  return id ? `${id}:${asString(record.requestId) ?? ''}` : null;
 }
 
 /** True when `x` is a summary this version wrote (index entries survive upgrades). */
@@ -110,7 +132,12 @@ export function applyRecord(s: TranscriptSummary, raw: unknown): void {
       const model = asString(message.model);
       // `<synthetic>` marks messages Claude Code made up locally (errors, interruptions).
       if (model && model !== '<synthetic>') s.model = model;
-      if (model !== '<synthetic>') countAssistantUsage(s.usage, message);
+      if (model !== '<synthetic>') {
+        countAssistantUsage(s.usage, message);
+        s.rootKey ??= messageKey(record, message);
+      }
+      const from = asString(record.requestSessionId);
+      if (from && from !== asString(record.sessionId)) s.copiedFrom = from;
       const t = asIsoTime(record.timestamp);
       if (t && (!s.lastAssistantAt || t > s.lastAssistantAt)) s.lastAssistantAt = t;
       break;

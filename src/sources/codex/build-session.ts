@@ -4,7 +4,7 @@
 import type { Session } from '../session.ts';
 import { emptyTokens } from '../session.ts';
 import type { GitReader } from '../git/index.ts';
-import { priceTokens } from '../pricing/index.ts';
+import { priceByModel, priceTokens } from '../pricing/index.ts';
 import type { Assignment } from './assign.ts';
 import type { DaemonThreadStatus } from './app-server-client.ts';
 import type { RolloutSummary } from './rollout.ts';
@@ -97,7 +97,8 @@ export function buildSession(f: ThreadFacts, git: GitReader): { session: Session
     lastActivityAt,
     model,
     tokens,
-    costUsd: priceTokens(model, tokens),
+    // Each model's share at its own price; a thread with no tokens yet keeps a known model's 0.
+    costUsd: s && Object.keys(s.byModel).length > 0 ? priceByModel(s.byModel, model) : priceTokens(model, tokens),
     prLinks: [],
     pane: null,
     canEnd: live && plan.kind !== 'none',

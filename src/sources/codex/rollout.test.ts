@@ -7,7 +7,7 @@ import { createMemoryTranscriptIndex } from '../contract.ts';
 import { applyRolloutRecord, emptyRolloutSummary, rolloutIgnore, threadIdFromRolloutName, titleFromPrompt, tokensFromUsage } from './rollout.ts';
 import { readRollout } from './rollout-file.ts';
 import type { ReadCounters } from './rollout-file.ts';
-import { TID, TURN, execRollout, rec, writeRollout } from './test-fixtures.ts';
+import { TID, TURN, execRollout, modelSwitchRollout, rec, writeRollout } from './test-fixtures.ts';
 
 const counters = (): ReadCounters => ({ filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [] });
 const home = mkdtempSync(join(tmpdir(), 'muster-codex-rollout-'));
@@ -112,6 +112,30 @@ describe('rollout parser', () => {
     mkdirSync(dir);
     assert.equal(readRollout(dir, createMemoryTranscriptIndex(), c), null);
     assert.equal(c.filesSkipped, 2);
+  });
+
+  it('a model switch on resume: tokens are kept per model in force for each turn, also across incremental reads', () => {
+    const id = '01a22b39-0000-7000-8000-000000000005';
+    const lines = modelSwitchRollout(id);
+    const cut = lines.findIndex((l) => l.includes('"thread_settings_applied"') && l.includes('gpt-5-mini'));
+    const path = writeRollout(home, id, lines.slice(0, cut));
+    const index = createMemoryTranscriptIndex();
+    assert.deepEqual(readRollout(path, index, counters())?.byModel, { 'gpt-5-codex': { input: 100, output: 10, cacheRead: 0, cacheWrite: 0 } });
+    appendFileSync(path, lines.slice(cut).join('\n') + '\n');
+    const s = readRollout(path, index, counters());
+    assert.ok(s);
+    assert.equal(s.model, 'gpt-5-mini');
+    assert.deepEqual(s.tokens, { input: 200, output: 20, cacheRead: 0, cacheWrite: 0 });
+    assert.deepEqual(s.byModel, {
+      'gpt-5-codex': { input: 100, output: 10, cacheRead: 0, cacheWrite: 0 },
+      'gpt-5-mini': { input: 100, output: 10, cacheRead: 0, cacheWrite: 0 },
+    });
+  });
+
+  it('a running total that goes back starts a new count instead of losing tokens', () => {
+    const s = emptyRolloutSummary();
+    for (const l of [rec.meta(), rec.turnContext('gpt-5'), rec.tokenCount(300, 30), rec.tokenCount(50, 5)]) applyRolloutRecord(s, JSON.parse(l));
+    assert.deepEqual(s.byModel['gpt-5'], { input: 350, output: 35, cacheRead: 0, cacheWrite: 0 });
   });
 
   it('a stale or foreign index entry is ignored and the file re-read', () => {

@@ -4,12 +4,13 @@
  * with the same summary. Every function here is pure.
  */
 import type { TokenCounts } from '../session.ts';
+import { emptyTokens } from '../session.ts';
 
 export type TurnState = 'none' | 'running' | 'complete' | 'aborted';
 
 export interface RolloutSummary {
   /** Summary format version; an index entry of another version is re-read from byte 0. */
-  v: 1;
+  v: 2;
   id: string | null;
   cwd: string | null;
   startedAt: string | null;
@@ -21,7 +22,14 @@ export interface RolloutSummary {
   model: string | null;
   branch: string | null;
   firstPrompt: string | null;
+  /** The thread's running token total (the latest one Codex wrote). */
   tokens: TokenCounts;
+  /**
+   * The same tokens split by the model in force when they were spent (turn_context or
+   * thread_settings_applied before them; '' while none is known), so a thread resumed with another
+   * `-m` prices each turn at its own model.
+   */
+  byModel: Record<string, TokenCounts>;
   lastActivityAt: string | null;
   turn: { state: TurnState; id: string | null; since: string | null; trigger: string | null };
   /** Tool calls of the current turn with no output yet, by call_id. */
@@ -31,8 +39,8 @@ export interface RolloutSummary {
 
 export function emptyRolloutSummary(): RolloutSummary {
   return {
-    v: 1, id: null, cwd: null, startedAt: null, originator: null, source: null, threadSource: null, cliVersion: null,
-    model: null, branch: null, firstPrompt: null, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+    v: 2, id: null, cwd: null, startedAt: null, originator: null, source: null, threadSource: null, cliVersion: null,
+    model: null, branch: null, firstPrompt: null, tokens: emptyTokens(), byModel: {},
     lastActivityAt: null, turn: { state: 'none', id: null, since: null, trigger: null }, pending: {}, lastAgentMessage: null,
   };
 }
@@ -40,7 +48,8 @@ export function emptyRolloutSummary(): RolloutSummary {
 /** True when `x` looks like a summary this version wrote (the index hands back `unknown`). */
 export function isRolloutSummary(x: unknown): x is RolloutSummary {
   const s = x as RolloutSummary | null;
-  return typeof s === 'object' && s !== null && s.v === 1 && typeof s.tokens === 'object' && typeof s.turn === 'object' && typeof s.pending === 'object';
+  return typeof s === 'object' && s !== null && s.v === 2 && typeof s.tokens === 'object' && typeof s.byModel === 'object'
+    && typeof s.turn === 'object' && typeof s.pending === 'object';
 }
 
 type Obj = Record<string, unknown>;
@@ -59,6 +68,20 @@ export function tokensFromUsage(u: unknown): TokenCounts | null {
   const cacheRead = num(o.cached_input_tokens);
   const cacheWrite = num(o.cache_write_input_tokens);
   return { input: Math.max(0, num(o.input_tokens) - cacheRead - cacheWrite), output: num(o.output_tokens), cacheRead, cacheWrite };
+}
+
+const KEYS = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
+
+/**
+ * Takes a new running total: what it adds to the previous one is charged to the model in force.
+ * token_usage_record and token_count repeat the same total, so the second adds nothing. A total
+ * below the previous one (a counter that restarted) is all new spend rather than a negative one.
+ */
+function takeTotal(s: RolloutSummary, total: TokenCounts): void {
+  const restarted = KEYS.some((k) => total[k] < s.tokens[k]);
+  const part = (s.byModel[s.model ?? ''] ??= emptyTokens());
+  for (const k of KEYS) part[k] += restarted ? total[k] : total[k] - s.tokens[k];
+  s.tokens = total;
 }
 
 function textOf(content: unknown): string | null {
@@ -91,7 +114,7 @@ function applyEvent(s: RolloutSummary, p: Obj, ts: string | null): void {
     }
     case 'token_count': {
       const t = tokensFromUsage(obj(p.info)?.total_token_usage);
-      if (t) s.tokens = t;
+      if (t) takeTotal(s, t);
       break;
     }
     case 'thread_settings_applied': {
@@ -142,7 +165,7 @@ export function applyRolloutRecord(s: RolloutSummary, record: unknown): RolloutS
       break;
     case 'token_usage_record': {
       const t = tokensFromUsage(p.thread_token_usage);
-      if (t) s.tokens = t;
+      if (t) takeTotal(s, t);
       break;
     }
     case 'event_msg':

@@ -7,7 +7,7 @@ import { createFakeProc } from '../../../test/fakes/fake-proc.ts';
 import { createCodexSource } from './source.ts';
 import { startFakeAppServer } from './fake-app-server.ts';
 import { DAEMON_ARGV, NATIVE, makeCodexHome, touchLock, withRealInodes } from './source-helpers.test-support.ts';
-import { execRollout, rec, writeRollout } from './test-fixtures.ts';
+import { execRollout, modelSwitchRollout, rec, writeRollout } from './test-fixtures.ts';
 
 const A = '01a22b39-94a8-7390-a4d1-3b90055e3b40';
 const B = '01a22b42-6e14-7f62-8c74-d16f2d172825';
@@ -36,6 +36,16 @@ describe('codex source: dormant sessions', () => {
     assert.deepEqual(s.resumeArgv, ['codex', 'resume', A]);
     assert.equal(s.startedAt?.slice(0, 4), '2026');
     assert.equal(s.canEnd, false);
+  });
+
+  it('prices each turn at its own model after a model switch (codex exec -m … resume), not all at the last one', async () => {
+    const home = newHome();
+    writeRollout(home, A, modelSwitchRollout(A));
+    const src = createCodexSource({ home, proc: createFakeProc(), withDaemon: noDaemon });
+    const s = await src.get(A);
+    assert.equal(s?.model, 'gpt-5-mini');
+    // gpt-5-codex: 100 × $1.25/M + 10 × $10/M = $0.000225; gpt-5-mini: 100 × $0.25/M + 10 × $2/M = $0.000045.
+    assert.equal(s?.costUsd, 0.00027);
   });
 
   it('takes the title from session_index.jsonl (latest name wins) and lists archived rollouts', async () => {

@@ -47,11 +47,17 @@ export const rec = {
   commandItem: (): string => line('event_msg', {
     type: 'item_completed', thread_id: TID, turn_id: TURN, item: { type: 'CommandExecution', id: 'c1', command: 'ls', aggregated_output: 'z'.repeat(4000), exit_code: 0 },
   }),
-  usageRecord: (i: number, o: number, cached = 0): string => line('token_usage_record', {
-    thread_id: TID, turn_id: TURN, usage: usage(i, o, cached), turn_token_usage: usage(i, o, cached), thread_token_usage: usage(i, o, cached),
+  /** One response's usage; `thread` is the thread's running total (default: this response alone). */
+  usageRecord: (i: number, o: number, cached = 0, thread = usage(i, o, cached)): string => line('token_usage_record', {
+    thread_id: TID, turn_id: TURN, usage: usage(i, o, cached), turn_token_usage: usage(i, o, cached), thread_token_usage: thread,
   }),
-  tokenCount: (i: number, o: number, cached = 0): string => line('event_msg', {
-    type: 'token_count', info: { total_token_usage: usage(i, o, cached), last_token_usage: usage(i, o, cached), model_context_window: 258400 }, rate_limits: { limit_id: 'codex' },
+  /** The thread's running total (i, o, cached); `last` is the latest response's usage (default: the total). */
+  tokenCount: (i: number, o: number, cached = 0, last = usage(i, o, cached)): string => line('event_msg', {
+    type: 'token_count', info: { total_token_usage: usage(i, o, cached), last_token_usage: last, model_context_window: 258400 }, rate_limits: { limit_id: 'codex' },
+  }),
+  /** Written when `codex exec -m M resume` (or a TUI's /model) changes the thread's model. */
+  settingsApplied: (model: string): string => line('event_msg', {
+    type: 'thread_settings_applied', thread_id: TID, thread_settings: { model, model_provider_id: 'openai', approval_policy: 'never' },
   }),
   taskComplete: (msg = 'hi from fake model', turn = TURN): string => line('event_msg', { type: 'task_complete', turn_id: turn, last_agent_message: msg, duration_ms: 193 }),
   turnAborted: (turn = TURN): string => line('event_msg', { type: 'turn_aborted', turn_id: turn, reason: 'interrupted', duration_ms: 3741 }),
@@ -62,6 +68,24 @@ export function execRollout(id = TID, cwd = '/home/dev/project', prompt = 'say h
   return [
     rec.meta(id, cwd), rec.taskStarted(), rec.developer(), rec.worldState(), rec.turnContext('fake-model', cwd), rec.userMessage(prompt),
     rec.userItem(prompt), rec.agentItem('hi'), rec.usageRecord(103, 7), rec.tokenCount(103, 7), rec.taskComplete(),
+  ];
+}
+
+/**
+ * `codex exec -m gpt-5-codex "first turn"` then `codex exec -m gpt-5-mini resume <id> "second turn"`, in the
+ * order 0.171.0 writes them (observed against the fake model: the resume appends settings records, then a
+ * turn whose turn_context names the new model; token totals keep running across the resume). 100 in / 10
+ * out per turn.
+ */
+export function modelSwitchRollout(id = TID): string[] {
+  const second = '01a23172-91cc-7132-9cb3-01f9648a1c63';
+  const one = usage(100, 10);
+  return [
+    rec.meta(id), rec.taskStarted(), rec.developer(), rec.worldState(), rec.turnContext('gpt-5-codex'), rec.settingsApplied('gpt-5-codex'),
+    rec.userItem('first turn'), rec.usageRecord(100, 10), rec.tokenCount(100, 10), rec.taskComplete(),
+    rec.settingsApplied('gpt-5-mini'), rec.settingsApplied('gpt-5-mini'), rec.taskStarted(second), rec.worldState(),
+    rec.turnContext('gpt-5-mini', '/home/dev/project', second), rec.userItem('second turn', second),
+    rec.usageRecord(100, 10, 0, usage(200, 20)), rec.tokenCount(200, 20, 0, one), rec.taskComplete('done', second),
   ];
 }
 

@@ -26,3 +26,19 @@ export function priceTokens(model: string | null | undefined, tokens: TokenCount
   // Round to a millionth of a dollar so sums of many small messages do not show float noise.
   return Math.round(usd * 1e6) / 1e6;
 }
+
+/**
+ * USD cost of tokens kept per model (each part priced at its own model); parts without tokens are
+ * skipped, a part keyed '' (model not known when its tokens arrived) is priced at `fallbackModel`.
+ * Null when any part with tokens is on an unknown model (never a partial sum that looks whole).
+ */
+export function priceByModel(byModel: Readonly<Record<string, TokenCounts>>, fallbackModel: string | null = null): number | null {
+  let sum = 0;
+  for (const [model, t] of Object.entries(byModel)) {
+    if (t.input + t.output + t.cacheRead + t.cacheWrite === 0) continue;
+    const usd = priceTokens(model === '' ? fallbackModel : model, t);
+    if (usd === null) return null;
+    sum += usd;
+  }
+  return Math.round(sum * 1e6) / 1e6;
+}

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { priceTokens, priceFor, normaliseModel } from './index.ts';
+import { priceTokens, priceFor, normaliseModel, priceByModel } from './index.ts';
 
 const tokens = (input: number, output: number, cacheRead = 0, cacheWrite = 0) => ({ input, output, cacheRead, cacheWrite });
 
@@ -34,5 +34,13 @@ describe('pricing', () => {
 
   it('zero tokens on a known model cost 0', () => {
     assert.equal(priceTokens('claude-haiku-4-5', tokens(0, 0)), 0);
+  });
+
+  it('prices tokens kept per model each at its own model; an unknown part makes the whole null', () => {
+    const t = tokens(100, 10);
+    assert.equal(priceByModel({ 'gpt-5-codex': t, 'gpt-5-mini': t }), 0.00027);
+    assert.equal(priceByModel({ '': t }, 'gpt-5-mini'), 0.000045, "'' takes the fallback model");
+    assert.equal(priceByModel({ 'gpt-5': t, 'fake-model': t }), null);
+    assert.equal(priceByModel({ 'gpt-5': t, 'fake-model': tokens(0, 0) }), 0.000225, 'a part without tokens is skipped');
   });
 });

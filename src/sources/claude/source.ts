@@ -40,6 +40,8 @@ export interface ClaudeSourceOptions {
   maxLineBytes?: number;
 }
 
+const emptyCounters = (): TranscriptScanCounters => ({ filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] });
+
 /** Most recent error strings kept for diagnostics. */
 const MAX_ERRORS = 50;
 
@@ -55,7 +57,7 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
   const index = options.index ?? createMemoryTranscriptIndex();
   const git = options.git ?? createGitReader();
   const counters: TranscriptScanCounters & { stale: number } = {
-    filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [], stale: 0,
+    filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [], stale: 0,
   };
   const isValidId = (id: string): boolean => typeof id === 'string' && isSessionIdFor('claude', id);
   const keepErrors = (more: string[]): void => {
@@ -64,11 +66,21 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
     if (counters.errors.length > MAX_ERRORS) counters.errors.splice(0, counters.errors.length - MAX_ERRORS);
   };
 
+  const absorb = (local: TranscriptScanCounters): void => {
+    counters.filesScanned += local.filesScanned;
+    counters.filesSkipped += local.filesSkipped;
+    counters.linesParsed += local.linesParsed;
+    counters.linesSkipped += local.linesSkipped;
+    counters.notRegular += local.notRegular;
+    keepErrors(local.errors);
+  };
+
   /** Live registry entries grouped by session id; updates the stale gauge. */
   async function liveBySession(): Promise<Map<string, RegistryEntry[]>> {
     const r = await scanRegistry({ sessionsDir, proc, tornRetryMs: options.tornRetryMs });
     counters.stale = r.stale.length;
     counters.filesSkipped += r.skipped;
+    counters.notRegular += r.notRegular;
     keepErrors(r.errors);
     const map = new Map<string, RegistryEntry[]>();
     for (const e of r.live) map.set(e.sessionId, [...(map.get(e.sessionId) ?? []), e]);
@@ -93,7 +105,7 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
     try {
       dirs = fs.readdirSync(projectsDir);
     } catch {}
-    const local: TranscriptScanCounters = { filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [] };
+    const local = emptyCounters();
     let best: ScannedTranscript | undefined;
     for (const d of dirs) {
       const file = path.join(projectsDir, d, `${id}.jsonl`);
@@ -101,9 +113,7 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
       const t = readTranscript(file, id, { index, maxLineBytes: options.maxLineBytes }, local);
       if (t && (!best || t.mtimeMs > best.mtimeMs)) best = t;
     }
-    counters.linesParsed += local.linesParsed;
-    counters.linesSkipped += local.linesSkipped;
-    keepErrors(local.errors);
+    absorb(local);
     return best;
   }
 
@@ -112,13 +122,9 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
 
     async list() {
       const live = await liveBySession();
-      const local: TranscriptScanCounters = { filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [] };
+      const local = emptyCounters();
       const transcripts = scanTranscripts({ projectsDir, index, maxLineBytes: options.maxLineBytes }, local);
-      counters.filesScanned += local.filesScanned;
-      counters.filesSkipped += local.filesSkipped;
-      counters.linesParsed += local.linesParsed;
-      counters.linesSkipped += local.linesSkipped;
-      keepErrors(local.errors);
+      absorb(local);
       const byId = new Map<string, ScannedTranscript>();
       for (const t of transcripts) {
         const prev = byId.get(t.id);
@@ -177,6 +183,7 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
         linesParsed: counters.linesParsed,
         linesSkipped: counters.linesSkipped,
         staleRegistryFiles: counters.stale,
+        notRegularFiles: counters.notRegular,
         errors: [...counters.errors],
       };
     },

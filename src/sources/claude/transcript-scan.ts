@@ -9,6 +9,7 @@ import path from 'node:path';
 import { readJsonlFrom } from '../jsonl/index.ts';
 import type { TranscriptIndex } from '../contract.ts';
 import { isUuid } from '../ids.ts';
+import { isNotRegularFile, statRegularFile } from '../regular-file/index.ts';
 import { applyRecord, createTranscriptSummary, ignoreTranscriptLine, isTranscriptSummary } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
 
@@ -25,6 +26,8 @@ export interface TranscriptScanCounters {
   filesSkipped: number;
   linesParsed: number;
   linesSkipped: number;
+  /** Of `filesSkipped`: FIFOs, sockets, devices and directories named like a transcript, never read. */
+  notRegular: number;
   errors: string[];
 }
 
@@ -69,14 +72,9 @@ export function readTranscript(
 ): ScannedTranscript | undefined {
   let st: fs.Stats;
   try {
-    st = fs.statSync(file);
+    st = statRegularFile(file); // e.g. a directory or a FIFO named like a transcript is refused
   } catch (e) {
-    counters.filesSkipped++;
-    counters.errors.push(`${file}: ${(e as NodeJS.ErrnoException).code ?? 'stat failed'}`);
-    return undefined;
-  }
-  if (!st.isFile()) {
-    counters.filesSkipped++; // e.g. a directory named like a transcript
+    skip(counters, file, e, 'stat failed');
     return undefined;
   }
   const entry = options.index.get(file);
@@ -96,11 +94,18 @@ export function readTranscript(
     counters.linesSkipped += r.linesSkipped;
     options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary });
   } catch (e) {
-    counters.filesSkipped++;
-    counters.errors.push(`${file}: ${(e as NodeJS.ErrnoException).code ?? 'read failed'}`);
+    skip(counters, file, e, 'read failed');
     return undefined;
   }
   return { path: file, id, mtimeMs: st.mtimeMs, summary };
+}
+
+function skip(counters: TranscriptScanCounters, file: string, e: unknown, what: string): void {
+  counters.filesSkipped++;
+  if (isNotRegularFile(e)) {
+    counters.notRegular++;
+    counters.errors.push(e.message);
+  } else counters.errors.push(`${file}: ${(e as NodeJS.ErrnoException).code ?? what}`);
 }
 
 function listDir(dir: string, counters: TranscriptScanCounters): string[] {

@@ -21,6 +21,8 @@ export interface LiveEvidence {
   processes: LiveProcess[];
   /** Run/registry files left behind by dead or replaced processes. */
   stale: number;
+  /** Run, registry or pointer entries that were not regular files (FIFO, socket, device), never read. */
+  notRegular: number;
 }
 
 export interface FamilyConfig {
@@ -47,7 +49,9 @@ interface Snapshot { sessions: Session[]; table: ProcessTable }
 
 export function createFamilySource(config: FamilyConfig): SessionSource {
   const { harness, proc } = config;
-  let diag: SourceDiagnostics = { harness, filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, staleRegistryFiles: 0, errors: [] };
+  let diag: SourceDiagnostics = {
+    harness, filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, staleRegistryFiles: 0, notRegularFiles: 0, errors: [],
+  };
 
   const snapshot = (): Snapshot => {
     const table = proc.snapshot();
@@ -64,6 +68,7 @@ export function createFamilySource(config: FamilyConfig): SessionSource {
       linesParsed: scan.transcripts.reduce((n, t) => n + t.summary.linesParsed, 0),
       linesSkipped: scan.transcripts.reduce((n, t) => n + t.summary.linesSkipped, 0),
       staleRegistryFiles: live.stale,
+      notRegularFiles: scan.notRegular + live.notRegular,
       errors: scan.errors.slice(0, 20),
     };
     return { sessions, table };

@@ -88,5 +88,5 @@ export function collectPiLive(table: ProcessTable, statusDir: string | null): Li
       exact: reg ? { state: reg.state, since: reg.updatedAt } : null,
     });
   }
-  return { processes, stale: registry.stale };
+  return { processes, stale: registry.stale, notRegular: registry.notRegular };
 }

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isNotRegularFile, statRegularFile } from '../regular-file/index.ts';
 
 export interface SessionFile {
   path: string;
@@ -18,6 +19,8 @@ export interface SessionFileListing {
   files: SessionFile[];
   /** Entries named like a session file that are not readable regular files (a directory, a dangling link). */
   skipped: number;
+  /** Of `skipped`: FIFOs, sockets, devices and directories named like a session file, never read. */
+  notRegular: number;
   errors: string[];
 }
 
@@ -43,7 +46,7 @@ export function ompSessionDirName(cwd: string): string {
  * empty listing, anything unreadable is counted.
  */
 export function listSessionFiles(dir: string): SessionFileListing {
-  const out: SessionFileListing = { files: [], skipped: 0, errors: [] };
+  const out: SessionFileListing = { files: [], skipped: 0, notRegular: 0, errors: [] };
   const top = readDir(dir, out, true);
   for (const e of top) {
     const full = path.join(dir, e.name);
@@ -69,10 +72,13 @@ function readDir(dir: string, out: SessionFileListing, missingOk: boolean): fs.D
 function addFile(full: string, out: SessionFileListing): void {
   if (path.basename(full).startsWith('.')) return;
   try {
-    const st = fs.statSync(full);
-    if (!st.isFile()) { out.skipped++; return; }
+    const st = statRegularFile(full);
     out.files.push({ path: full, size: st.size, mtimeMs: st.mtimeMs, nameId: idFromFileName(path.basename(full)) });
-  } catch {
+  } catch (e) {
     out.skipped++;
+    if (isNotRegularFile(e)) {
+      out.notRegular++;
+      out.errors.push(e.message);
+    }
   }
 }

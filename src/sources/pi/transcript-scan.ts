@@ -4,6 +4,7 @@
  * or whose mtime went back was rewritten: it is read again from 0.
  */
 import { readJsonlFrom } from '../jsonl/index.ts';
+import { isNotRegularFile } from '../regular-file/index.ts';
 import type { TranscriptIndex, TranscriptIndexEntry } from '../contract.ts';
 import { asObj } from './records.ts';
 import { listSessionFiles } from './session-files.ts';
@@ -25,6 +26,8 @@ export interface ScanResult {
   filesScanned: number;
   /** Unreadable files, directories named like session files, files with no session in them. */
   filesSkipped: number;
+  /** Of `filesSkipped`: entries that were not regular files (FIFO, socket, device, directory), never read. */
+  notRegular: number;
   errors: string[];
 }
 
@@ -40,7 +43,9 @@ export interface ScanOptions {
 
 export function scanTranscripts(options: ScanOptions): ScanResult {
   const listing = listSessionFiles(options.sessionsDir);
-  const result: ScanResult = { transcripts: [], filesScanned: 0, filesSkipped: listing.skipped, errors: [...listing.errors] };
+  const result: ScanResult = {
+    transcripts: [], filesScanned: 0, filesSkipped: listing.skipped, notRegular: listing.notRegular, errors: [...listing.errors],
+  };
   const seen = new Set<string>();
   for (const file of listing.files) {
     seen.add(file.path);
@@ -84,6 +89,7 @@ function readIncrementally(file: SessionFile, options: ScanOptions, result: Scan
     return summary;
   } catch (e) {
     result.filesSkipped++;
+    if (isNotRegularFile(e)) result.notRegular++; // replaced by a FIFO or device since it was listed
     result.errors.push(`${file.path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
     return undefined;
   }

@@ -166,12 +166,37 @@ describe('claude source', () => {
     fs.appendFileSync(file, Buffer.from([0xff, 0xfe, 0x0a]));
     fs.writeFileSync(path.join(path.dirname(file), `${SID3}.jsonl`), '');
     const list = await source.list();
-    assert.deepEqual(list.map((s) => [s.id, s.live]).sort(), [[SID, false], [SID3, false]]);
+    // The empty file has no Claude record yet: not a session (issue 13, point 9).
+    assert.deepEqual(list.map((s) => [s.id, s.live]), [[SID, false]]);
     const d = source.diagnostics();
     assert.equal(d.staleRegistryFiles, 1);
-    assert.equal(d.filesSkipped, 2);
+    assert.equal(d.filesSkipped, 3, 'the empty and the directory registry entries, the empty transcript');
     assert.equal(d.linesSkipped, 1);
     assert.ok(d.errors.length >= 2);
+  });
+
+  it('a file without a Claude record, or a link leading outside the home, is not a session (issue 13, point 9)', async () => {
+    const { home, source } = setup();
+    const dir = path.dirname(writeTranscript(home, SID, [userLine('real')]));
+    fs.symlinkSync('/etc/passwd', path.join(dir, `${SID2}.jsonl`));
+    fs.writeFileSync(path.join(dir, `${SID3}.jsonl`), 'root:x:0:0:root:/root:/bin/bash\n{"no":"type"}\n');
+    const outside = tempHome(); // a real transcript, but outside the Claude home
+    homes.push(outside);
+    const OUT = '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9';
+    const outFile = writeTranscript(outside, OUT, [userLine('elsewhere', { sessionId: OUT })]);
+    fs.symlinkSync(outFile, path.join(dir, `${OUT}.jsonl`));
+    fs.symlinkSync(path.dirname(outFile), path.join(home, 'projects', '-linked-folder'));
+    // A link that stays inside the home is followed.
+    const IN = '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+    const kept = writeTranscript(path.join(home, 'backup'), IN, [userLine('moved', { sessionId: IN })]);
+    fs.symlinkSync(kept, path.join(dir, `${IN}.jsonl`));
+    assert.deepEqual((await source.list()).map((s) => s.id).sort(), [SID, IN].sort());
+    for (const id of [SID2, SID3, OUT]) {
+      assert.equal(await source.get(id), undefined, id);
+      assert.deepEqual(await source.tail?.(id, 5), [], id);
+    }
+    const d = source.diagnostics();
+    assert.ok(d.errors.filter((e) => e.includes('leads outside')).length >= 3, d.errors.join('\n'));
   });
 
   it('watch reports the ids whose registry entry or transcript changed, and stops when disposed', async () => {

@@ -3,7 +3,6 @@
  * (`sessions/<pid>.json`, verified against the process table), dormant ones and all details from
  * the transcripts (`projects/<slug>/<id>.jsonl`, read incrementally).
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { EndOutcome, SessionSource, SourceDiagnostics, TranscriptIndex } from '../contract.ts';
@@ -19,6 +18,7 @@ import { buildSession, mainEntry } from './build-session.ts';
 import { scanRegistry, staleReason } from './live.ts';
 import type { RegistryEntry } from './registry.ts';
 import { readTranscript, scanTranscripts } from './transcript-scan.ts';
+import { transcriptFilesOf } from './transcript-files.ts';
 import type { ScannedTranscript, TranscriptScanCounters } from './transcript-scan.ts';
 import { watchClaude } from './watch.ts';
 import { readClaudeTail } from './tail.ts';
@@ -101,15 +101,9 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
 
   /** The transcript of one session (a session is in one project dir; the newest wins if not). */
   function findTranscript(id: string): ScannedTranscript | undefined {
-    let dirs: string[] = [];
-    try {
-      dirs = fs.readdirSync(projectsDir);
-    } catch {}
     const local = emptyCounters();
     let best: ScannedTranscript | undefined;
-    for (const d of dirs) {
-      const file = path.join(projectsDir, d, `${id}.jsonl`);
-      if (!fs.existsSync(file)) continue;
+    for (const file of transcriptFilesOf(projectsDir, home, id, local)) {
       const t = readTranscript(file, id, { index, maxLineBytes: options.maxLineBytes }, local);
       if (t && (!best || t.mtimeMs > best.mtimeMs)) best = t;
     }
@@ -123,7 +117,7 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
     async list() {
       const live = await liveBySession();
       const local = emptyCounters();
-      const transcripts = scanTranscripts({ projectsDir, index, maxLineBytes: options.maxLineBytes }, local);
+      const transcripts = scanTranscripts({ projectsDir, home, index, maxLineBytes: options.maxLineBytes }, local);
       absorb(local);
       const byId = new Map<string, ScannedTranscript>();
       for (const t of transcripts) {
@@ -172,7 +166,7 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
 
     async tail(id, limit) {
       if (!isValidId(id)) throw new MusterError('invalid_id', `not a Claude session id: ${JSON.stringify(id)}`);
-      return readClaudeTail(projectsDir, id.toLowerCase(), limit);
+      return readClaudeTail(projectsDir, id.toLowerCase(), limit, home);
     },
 
     diagnostics(): SourceDiagnostics {

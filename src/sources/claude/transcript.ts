@@ -14,7 +14,9 @@ const MAX_PR_LINKS = 20;
 
 export interface TranscriptSummary {
   /** Bump when the shape changes: an index entry of another version is re-read from 0. */
-  v: 1;
+  v: 2;
+  /** Claude Code records seen (objects with a string `type`); a file with none is not a transcript. */
+  records: number;
   sessionId: string | null;
   customTitle: string | null;
   agentName: string | null;
@@ -33,11 +35,12 @@ export interface TranscriptSummary {
   lastAssistantAt: string | null;
 }
 
-export const SUMMARY_VERSION = 1;
+export const SUMMARY_VERSION = 2;
 
 export function createTranscriptSummary(): TranscriptSummary {
   return {
     v: SUMMARY_VERSION,
+    records: 0,
     sessionId: null,
     customTitle: null,
     agentName: null,
@@ -94,7 +97,8 @@ function noteConversation(s: TranscriptSummary, record: Json): void {
 /** Folds one parsed record into the summary. Unknown shapes are ignored. */
 export function applyRecord(s: TranscriptSummary, raw: unknown): void {
   const record = asObject(raw);
-  if (!record) return;
+  if (!record || typeof record.type !== 'string') return; // every line Claude Code writes has a type
+  s.records++;
   noteTime(s, record);
   switch (record.type) {
     case 'user': {

@@ -66,6 +66,8 @@ export function readRollout(path: string, index: TranscriptIndex, counters: Read
     });
     counters.linesParsed += r.linesParsed + r.linesIgnored;
     counters.linesSkipped += r.linesSkipped;
+    // The filter takes only lines whose head is a Codex record's: records too.
+    summary.records += r.linesIgnored;
     index.put({ path, harness: 'codex', size, mtimeMs, offset: r.offset, summary });
     return summary;
   } catch (e) {

@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { NotRegularFileError } from '../regular-file/index.ts';
+import { NotRegularFileError, outsideMessage, resolvesInside } from '../regular-file/index.ts';
 import { threadIdFromRolloutName } from './rollout.ts';
 
 export interface RolloutFile {
@@ -17,7 +17,11 @@ export interface RolloutFile {
 /** Deepest level walked under a root: YYYY/MM/DD plus one spare. */
 const MAX_DEPTH = 4;
 
-/** `onSkip` hears what cannot be walked or read: the error (NotRegularFileError for a directory named like a rollout). */
+/**
+ * `onSkip` hears what cannot be walked or read: the error (NotRegularFileError for a directory named
+ * like a rollout). Linked directories are not walked; a linked rollout is kept only when it resolves
+ * inside `home`.
+ */
 export function findRollouts(home: string, onSkip: (path: string, e: unknown) => void): RolloutFile[] {
   const out: RolloutFile[] = [];
   const walk = (dir: string, depth: number, archived: boolean): void => {
@@ -39,6 +43,7 @@ export function findRollouts(home: string, onSkip: (path: string, e: unknown) =>
       }
       const id = threadIdFromRolloutName(ent.name);
       if (id === null) continue;
+      if (ent.isSymbolicLink() && !resolvesInside(path, [home])) { onSkip(path, new Error(outsideMessage(path))); continue; }
       // Symlinks, FIFOs and other types are stat'ed by the reader, which refuses and counts all but regular files.
       out.push({ threadId: id, path, archived });
     }

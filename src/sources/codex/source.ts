@@ -99,6 +99,7 @@ export function createCodexSource(options: CodexSourceOptions = {}): CodexSource
     for (const f of findRollouts(home, (p, e) => countSkip(counters, p, e))) {
       const s = readRollout(f.path, index, counters);
       if (!s) continue;
+      if (s.records === 0) { counters.filesSkipped++; continue; } // named like a rollout, holds none of its records
       const prev = summaries.get(f.threadId);
       // The same thread in sessions/ and archived_sessions/: the newer copy wins.
       if (!prev || (s.lastActivityAt ?? '') > (prev.lastActivityAt ?? '')) summaries.set(f.threadId, s);

@@ -59,6 +59,7 @@ export function createOmpSource(options: OmpSourceOptions = {}): SessionSource {
   const proc = options.proc ?? createProc();
   return createFamilySource({
     harness: 'omp',
+    home,
     sessionsDir: path.join(home, 'agent', 'sessions'),
     watchDirs: [path.join(home, 'agent', 'sessions'), path.join(paths.runDir, 'daemons'), paths.pointerDir, ...(statusDir ? [statusDir] : [])],
     proc,

@@ -27,6 +27,8 @@ export interface LiveEvidence {
 
 export interface FamilyConfig {
   harness: 'pi' | 'omp';
+  /** The harness's home: linked session files are read only when they resolve inside it. */
+  home: string;
   sessionsDir: string;
   /** Directories whose changes matter to `watch`. */
   watchDirs: string[];
@@ -55,7 +57,7 @@ export function createFamilySource(config: FamilyConfig): SessionSource {
 
   const snapshot = (): Snapshot => {
     const table = proc.snapshot();
-    const scan = scanTranscripts({ harness, sessionsDir: config.sessionsDir, index: config.index, afterRead: config.afterRead });
+    const scan = scanTranscripts({ harness, sessionsDir: config.sessionsDir, home: config.home, index: config.index, afterRead: config.afterRead });
     const live = config.collectLive(table);
     const transcripts = newestPerId(scan.transcripts);
     const owners = assignLive(live.processes, transcripts.map((t) => ({ id: t.id, path: t.path, cwd: t.summary.cwd, mtimeMs: t.mtimeMs })));

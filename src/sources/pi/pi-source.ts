@@ -55,6 +55,7 @@ export function createPiSource(options: PiSourceOptions = {}): SessionSource {
   const statusDir = options.statusDir === undefined ? process.env['MUSTER_PI_STATUS_DIR'] || null : options.statusDir;
   return createFamilySource({
     harness: 'pi',
+    home,
     sessionsDir: path.join(home, 'sessions'),
     watchDirs: [path.join(home, 'sessions'), ...(statusDir ? [statusDir] : [])],
     proc: options.proc ?? createProc(),

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isNotRegularFile, statRegularFile } from '../regular-file/index.ts';
+import { isNotRegularFile, outsideMessage, resolvesInside, statRegularFile } from '../regular-file/index.ts';
 
 export interface SessionFile {
   path: string;
@@ -42,18 +42,24 @@ export function ompSessionDirName(cwd: string): string {
 
 /**
  * Every `*.jsonl` directly in `dir` or one level below (the per-cwd directories). Hidden files
- * (omp's transient `.<session>.jsonl.lock`) are not sessions. Never throws: a missing `dir` is an
- * empty listing, anything unreadable is counted.
+ * (omp's transient `.<session>.jsonl.lock`) are not sessions. Linked directories are not entered, and a
+ * linked file is kept only when it resolves inside `home` (default: `dir`). Never throws: a missing
+ * `dir` is an empty listing, anything unreadable is counted.
  */
-export function listSessionFiles(dir: string): SessionFileListing {
+export function listSessionFiles(dir: string, home = dir): SessionFileListing {
   const out: SessionFileListing = { files: [], skipped: 0, notRegular: 0, errors: [] };
+  const add = (full: string, e: fs.Dirent): void => {
+    if (!e.isSymbolicLink() || resolvesInside(full, [home])) return addFile(full, out);
+    out.skipped++;
+    out.errors.push(outsideMessage(full));
+  };
   const top = readDir(dir, out, true);
   for (const e of top) {
     const full = path.join(dir, e.name);
-    if (e.name.endsWith('.jsonl')) { addFile(full, out); continue; }
+    if (e.name.endsWith('.jsonl')) { add(full, e); continue; }
     if (!e.isDirectory()) continue;
     for (const inner of readDir(full, out, false)) {
-      if (inner.name.endsWith('.jsonl') && !inner.name.startsWith('.')) addFile(path.join(full, inner.name), out);
+      if (inner.name.endsWith('.jsonl') && !inner.name.startsWith('.')) add(path.join(full, inner.name), inner);
     }
   }
   return out;

@@ -34,6 +34,8 @@ export interface ScanResult {
 export interface ScanOptions {
   harness: 'pi' | 'omp';
   sessionsDir: string;
+  /** Linked session files are read only when they resolve inside it. Default: sessionsDir. */
+  home?: string;
   index: TranscriptIndex;
   /** Lines longer than this are skipped unparsed. Default: 8 MiB. */
   maxLineBytes?: number;
@@ -42,7 +44,7 @@ export interface ScanOptions {
 }
 
 export function scanTranscripts(options: ScanOptions): ScanResult {
-  const listing = listSessionFiles(options.sessionsDir);
+  const listing = listSessionFiles(options.sessionsDir, options.home);
   const result: ScanResult = {
     transcripts: [], filesScanned: 0, filesSkipped: listing.skipped, notRegular: listing.notRegular, errors: [...listing.errors],
   };

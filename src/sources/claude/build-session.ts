@@ -17,7 +17,7 @@ export const PROMPT_CACHE_TTL_MS = 5 * 60 * 1000;
 export interface SessionParts {
   id: string;
   summary: TranscriptSummary | null;
-  /** Mtime of the transcript (last activity when the records carry no time). */
+  /** Mtime of the transcript: last activity only when the records carry no time. */
   transcriptMtimeMs: number | null;
   /** Live registry entries for this session, verified against the process table. */
   live: RegistryEntry[];
@@ -102,7 +102,8 @@ export function buildSession(parts: SessionParts): Session {
     waitingFor,
     statusSince,
     startedAt: s?.firstAt ?? iso(Math.min(...live.map((e) => e.startedAt ?? Infinity))),
-    lastActivityAt: latest(s?.lastAt ?? null, iso(parts.transcriptMtimeMs), ...live.map((e) => iso(e.updatedAt))),
+    // The last record's time, not the file's mtime (a copied or restored ~/.claude is all "just now").
+    lastActivityAt: latest(s?.lastAt ?? iso(parts.transcriptMtimeMs), ...live.map((e) => iso(e.updatedAt))),
     model: s?.model ?? null,
     tokens: s ? { ...s.usage.tokens } : emptyTokens(),
     costUsd: s ? costOf(s.usage) : null,

@@ -52,6 +52,17 @@ describe('claude source', () => {
     assert.equal(s.pane, null);
   });
 
+  it('last activity is the last record\'s time, not the file\'s mtime (a copied ~/.claude) (issue 13, point 14)', async () => {
+    const { home, source } = setup();
+    const file = writeTranscript(home, SID, [userLine('old work', { ts: '2026-01-02T03:04:05.000Z' })]);
+    const untimed = writeTranscript(home, SID2, [metaLine('custom-title', { customTitle: 'no times' }, SID2)]);
+    const copiedAt = new Date();
+    for (const f of [file, untimed]) fs.utimesSync(f, copiedAt, copiedAt);
+    const list = await source.list();
+    assert.equal(list.find((s) => s.id === SID)?.lastActivityAt, '2026-01-02T03:04:05.000Z');
+    assert.equal(list.find((s) => s.id === SID2)?.lastActivityAt, new Date(fs.statSync(untimed).mtimeMs).toISOString(), 'mtime only without timestamps');
+  });
+
   it('a dormant session on a bare HEAD takes the repo current branch', async () => {
     const { home, source } = setup('develop');
     writeTranscript(home, SID, [userLine('x', { branch: 'HEAD' })]);

@@ -1,6 +1,6 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, statSync, symlinkSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, statSync, symlinkSync, utimesSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createFakeProc } from '../../../test/fakes/fake-proc.ts';
@@ -36,6 +36,16 @@ describe('codex source: dormant sessions', () => {
     assert.deepEqual(s.resumeArgv, ['codex', 'resume', A]);
     assert.equal(s.startedAt?.slice(0, 4), '2026');
     assert.equal(s.canEnd, false);
+  });
+
+  it('last activity is the last record\'s time, not the rollout\'s mtime (issue 13, point 14)', async () => {
+    const home = newHome();
+    const lines = execRollout(A);
+    const file = writeRollout(home, A, lines);
+    utimesSync(file, new Date(), new Date()); // copied or restored just now
+    const last = (JSON.parse(lines.at(-1) ?? '{}') as { timestamp: string }).timestamp;
+    const src = createCodexSource({ home, proc: createFakeProc(), withDaemon: noDaemon });
+    assert.equal((await src.get(A))?.lastActivityAt, last);
   });
 
   it('takes the title from session_index.jsonl (latest name wins) and lists archived rollouts', async () => {

@@ -122,6 +122,12 @@ describe('pi source', () => {
     assert.equal(source.diagnostics().errors.filter((e) => e.includes('leads outside')).length, 2);
   });
 
+  it('last activity is the last record\'s time, not the file\'s mtime (issue 13, point 14)', async () => {
+    const { source, fa } = fixture('copied');
+    fs.utimesSync(fa, new Date(), new Date()); // copied or restored just now
+    assert.equal((await source.get(A))?.lastActivityAt, iso(NOW - 3_598_000));
+  });
+
   it('refuses malformed ids before anything else', async () => {
     const { source } = fixture('ids');
     await assert.rejects(source.end('../../etc'), { code: 'invalid_id' });

@@ -25,17 +25,29 @@ export interface SessionParts {
   git: (cwd: string) => GitInfo;
 }
 
-/** Registry status → Session status. `shell` is Claude running a `!command` for the user. */
+/**
+ * Registry status → Session status. `shell` is Claude running a `!command` for the user. Any state
+ * other than the four known ones (`needs_user`, `needs_trust`, `blocked`…) is Claude stopped on
+ * something: waiting, never idle.
+ */
 export function statusFromRegistry(status: string | null): SessionStatus {
   switch (status) {
     case 'busy':
     case 'shell':
       return 'working';
-    case 'waiting':
-      return 'waiting';
+    case 'idle':
+    case null:
+    case '':
+      return 'idle'; // null right after start, before the first status write
     default:
-      return 'idle'; // 'idle', and null right after start before the first status write
+      return 'waiting';
   }
+}
+
+/** What a waiting entry waits for: its own `waitingFor`, else the state it reports (`needs_trust` → "needs trust"). */
+export function waitingReason(e: Pick<RegistryEntry, 'status' | 'waitingFor'>): string {
+  if (e.waitingFor) return e.waitingFor;
+  return e.status && e.status !== 'waiting' ? e.status.replace(/_/g, ' ') : 'input needed';
 }
 
 const RANK: Record<SessionStatus, number> = { waiting: 3, working: 2, stuck: 1, idle: 0, ended: -1 };
@@ -80,7 +92,7 @@ export function buildSession(parts: SessionParts): Session {
     const st = statusFromRegistry(e.status);
     if (status === 'ended' || RANK[st] > RANK[status]) {
       status = st;
-      waitingFor = st === 'waiting' ? (e.waitingFor ?? 'input needed') : null;
+      waitingFor = st === 'waiting' ? waitingReason(e) : null;
       statusSince = iso(e.statusUpdatedAt ?? e.startedAt);
     }
   }

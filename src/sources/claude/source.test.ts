@@ -92,6 +92,19 @@ describe('claude source', () => {
     }
   });
 
+  it('registry states other than busy/shell/idle/waiting are waiting with that reason, never idle (issue 13, point 17)', async () => {
+    const { home, proc, source } = setup();
+    proc.add(claudeProc(15947, 28470));
+    writeTranscript(home, SID, [userLine('x')]);
+    for (const [reg, reason] of [['needs_user', 'needs user'], ['needs_trust', 'needs trust'], ['blocked', 'blocked'], ['waiting', 'input needed']] as const) {
+      writeRegistry(home, { pid: 15947, procStart: 28470, status: reg });
+      const s = await source.get(SID);
+      assert.deepEqual([s?.status, s?.waitingFor], ['waiting', reason], reg);
+    }
+    writeRegistry(home, { pid: 15947, procStart: 28470, status: 'needs_trust', waitingFor: 'trust this folder?' });
+    assert.equal((await source.get(SID))?.waitingFor, 'trust this folder?', 'the entry\'s own reason wins');
+  });
+
   it('a live session with no transcript yet is listed with the registry name', async () => {
     const { home, proc, source } = setup();
     proc.add(claudeProc(500));

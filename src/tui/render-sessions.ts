@@ -99,7 +99,7 @@ export function sessionDetail(state: TuiState, s: Session | undefined, height: n
   if (s) {
     const pane = s.pane ? `${s.pane.manager} ${s.pane.id}` : 'no pane';
     out.push(composeLine([{ text: `${s.harness} ${s.id}`, width: Math.min(50, columns), tones: ['bold'] }, { text: `  ${s.live ? `pid ${s.pid}` : 'dormant'} · ${pane} · ${s.model ?? 'model ?'} · ${s.costUsd === null ? '' : `$${s.costUsd.toFixed(2)} · `}last ${since(s.lastActivityAt, now)} ago` }], columns, style));
-    out.push(textLine(`${s.cwd ?? '—'}${s.branch ? `  (${s.branch})` : ''}`, columns, style, 'dim'));
+    out.push(textLine(`${s.cwd ?? 'directory unknown'}${s.branch ? `  (${s.branch})` : ''}`, columns, style, 'dim'));
     if (s.waitingFor) out.push(textLine(`waiting ${since(s.statusSince, now)} for: ${s.waitingFor}`, columns, style, 'yellow'));
     const g = state.goals.get(s.id);
     if (g) {

@@ -23,6 +23,8 @@ export interface SessionParts {
   live: RegistryEntry[];
   /** Repository facts of the session's cwd, null when there is no cwd. */
   git: (cwd: string) => GitInfo;
+  /** The cwd another transcript of the same project folder records, for a transcript without one. */
+  folderCwd?: string | null;
 }
 
 /**
@@ -78,7 +80,7 @@ function registryTitle(entries: RegistryEntry[]): string | null {
 export function buildSession(parts: SessionParts): Session {
   const { id, summary: s, live } = parts;
   const main = mainEntry(live);
-  const cwd = main?.cwd ?? s?.cwd ?? null;
+  const cwd = main?.cwd ?? s?.cwd ?? parts.folderCwd ?? null;
   const git = cwd ? parts.git(cwd) : { repoRoot: null, branch: null };
   // BEHAVIOUR F: a dormant session keeps the branch it was on; only a meaningless "HEAD" (or none)
   // is replaced by the repo's current branch. A live one is on whatever is checked out now.

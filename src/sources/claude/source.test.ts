@@ -63,6 +63,24 @@ describe('claude source', () => {
     assert.equal(list.find((s) => s.id === SID2)?.lastActivityAt, new Date(fs.statSync(untimed).mtimeMs).toISOString(), 'mtime only without timestamps');
   });
 
+  it('a transcript without a cwd borrows one from its project folder; until then its directory is unknown (issue 13, point 16)', async () => {
+    const { home, source } = setup();
+    const older = writeTranscript(home, SID, [userLine('x', { cwd: '/home/dev/project' })]);
+    const newer = writeTranscript(home, SID2, [userLine('y', { sessionId: SID2, cwd: '/home/dev/project/sub' })]);
+    fs.utimesSync(older, new Date(1_000_000), new Date(1_000_000));
+    fs.utimesSync(newer, new Date(2_000_000), new Date(2_000_000));
+    writeTranscript(home, SID3, [metaLine('custom-title', { customTitle: 'no cwd here' }, SID3)]);
+    const LONE = '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9';
+    writeTranscript(home, LONE, [metaLine('custom-title', { customTitle: 'alone' }, LONE)], '/somewhere/else');
+    const byId = new Map((await source.list()).map((s) => [s.id, s]));
+    // The folder is named after /home/dev/project: that cwd wins over the newer one a `cd` recorded.
+    assert.equal(byId.get(SID3)?.cwd, '/home/dev/project');
+    assert.equal(byId.get(SID3)?.repoRoot, '/home/dev/project');
+    assert.equal(byId.get(LONE)?.cwd, null, 'nothing to borrow: unknown');
+    assert.equal((await source.get(SID3))?.cwd, '/home/dev/project', 'get() borrows as list() does');
+    assert.equal((await source.get(LONE))?.cwd, null);
+  });
+
   it('a dormant session on a bare HEAD takes the repo current branch', async () => {
     const { home, source } = setup('develop');
     writeTranscript(home, SID, [userLine('x', { branch: 'HEAD' })]);

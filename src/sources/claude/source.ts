@@ -18,7 +18,8 @@ import { buildSession, mainEntry } from './build-session.ts';
 import { scanRegistry, staleReason } from './live.ts';
 import type { RegistryEntry } from './registry.ts';
 import { readTranscript, scanTranscripts } from './transcript-scan.ts';
-import { transcriptFilesOf } from './transcript-files.ts';
+import { transcriptFilesIn, transcriptFilesOf } from './transcript-files.ts';
+import { folderCwds } from './folder-cwd.ts';
 import type { ScannedTranscript, TranscriptScanCounters } from './transcript-scan.ts';
 import { watchClaude } from './watch.ts';
 import { readClaudeTail } from './tail.ts';
@@ -95,8 +96,21 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
     }
   };
 
-  function toSession(id: string, t: ScannedTranscript | undefined, live: RegistryEntry[]): Session {
-    return buildSession({ id, summary: t?.summary ?? null, transcriptMtimeMs: t?.mtimeMs ?? null, live, git: gitOf });
+  function toSession(id: string, t: ScannedTranscript | undefined, live: RegistryEntry[], cwds: Map<string, string>): Session {
+    const folderCwd = t ? (cwds.get(path.dirname(t.path)) ?? null) : null;
+    return buildSession({ id, summary: t?.summary ?? null, transcriptMtimeMs: t?.mtimeMs ?? null, live, git: gitOf, folderCwd });
+  }
+
+  /** The cwd the other transcripts of `t`'s project folder know, when `t` records none. */
+  function siblingCwds(t: ScannedTranscript | undefined): Map<string, string> {
+    if (!t || t.summary.cwd) return new Map();
+    const local = emptyCounters();
+    const siblings = transcriptFilesIn(path.dirname(t.path), home, local)
+      .filter((f) => f.id !== t.id)
+      .map((f) => readTranscript(f.file, f.id, { index, maxLineBytes: options.maxLineBytes }, local))
+      .filter((x): x is ScannedTranscript => x !== undefined);
+    absorb(local);
+    return folderCwds(siblings);
   }
 
   /** The transcript of one session (a session is in one project dir; the newest wins if not). */
@@ -125,7 +139,8 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
         if (!prev || t.mtimeMs > prev.mtimeMs) byId.set(t.id, t);
       }
       const ids = new Set([...byId.keys(), ...live.keys()]);
-      return [...ids].map((id) => toSession(id, byId.get(id), live.get(id) ?? []));
+      const cwds = folderCwds(transcripts);
+      return [...ids].map((id) => toSession(id, byId.get(id), live.get(id) ?? [], cwds));
     },
 
     async get(id) {
@@ -134,7 +149,7 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
       const live = (await liveBySession()).get(key) ?? [];
       const t = findTranscript(key);
       if (!t && live.length === 0) return undefined;
-      return toSession(key, t, live);
+      return toSession(key, t, live, siblingCwds(t));
     },
 
     watch(onChange) {

@@ -24,15 +24,18 @@ const JSONL = /^(.+)\.jsonl$/;
 
 /** Every transcript file under `projectsDir`; `home` bounds where links may lead. */
 export function listTranscriptFiles(projectsDir: string, home: string, counters: ListingCounters): TranscriptFile[] {
+  return projectDirs(projectsDir, home, counters).flatMap((slugDir) => transcriptFilesIn(slugDir, home, counters));
+}
+
+/** The transcript files of one project folder. */
+export function transcriptFilesIn(slugDir: string, home: string, counters: ListingCounters): TranscriptFile[] {
   const out: TranscriptFile[] = [];
-  for (const slugDir of projectDirs(projectsDir, home, counters)) {
-    for (const ent of dirents(slugDir, counters)) {
-      const id = JSONL.exec(ent.name)?.[1];
-      if (!id || !isUuid(id)) continue;
-      const file = path.join(slugDir, ent.name);
-      if (ent.isSymbolicLink() && !followed(file, home, counters)) continue;
-      out.push({ file, id });
-    }
+  for (const ent of dirents(slugDir, counters)) {
+    const id = JSONL.exec(ent.name)?.[1];
+    if (!id || !isUuid(id)) continue;
+    const file = path.join(slugDir, ent.name);
+    if (ent.isSymbolicLink() && !followed(file, home, counters)) continue;
+    out.push({ file, id });
   }
   return out;
 }

@@ -89,7 +89,7 @@ async function getJson(d: RunningDaemon, path: string): Promise<{ ms: number; bo
   }
 }
 
-interface Row { location: string; kind: string; listMs: string; healthMs: string; listed: string; notRegular: string; down: string }
+interface Row { location: string; kind: string; listMs: string; healthMs: string; listed: string; notRegular: string; skipped: string; down: string }
 
 async function run(location: string, kind: string, place: (h: string) => void): Promise<Row> {
   const t = tempHome('muster-adversarial-');
@@ -102,8 +102,9 @@ async function run(location: string, kind: string, place: (h: string) => void): 
     const list = await getJson(d, '/api/sessions');
     const health = await getJson(d, '/api/health');
     const diag = await getJson(d, '/api/diagnostics');
-    const counts = ((diag?.body.sources ?? []) as Array<{ harness: string; notRegularFiles?: number }>)
-      .filter((s) => (s.notRegularFiles ?? 0) > 0).map((s) => `${s.harness}=${s.notRegularFiles}`).join(' ');
+    const sources = (diag?.body.sources ?? []) as Array<{ harness: string; notRegularFiles?: number; filesSkipped?: number }>;
+    const counter = (k: 'notRegularFiles' | 'filesSkipped'): string =>
+      sources.filter((s) => (s[k] ?? 0) > 0).map((s) => `${s.harness}=${s[k]}`).join(' ') || '0';
     const listed = ((list?.body.sessions ?? []) as Array<{ id: string }>).some((s) => s.id === SID);
     const down = await runCli(['down'], env, { timeoutMs: 15_000 });
     const stopped = down.code === 0 && !isAlive(d.pid);
@@ -114,7 +115,8 @@ async function run(location: string, kind: string, place: (h: string) => void): 
       listMs: list ? String(Math.round(list.ms)) : 'TIMEOUT',
       healthMs: health ? String(Math.round(health.ms)) : 'TIMEOUT',
       listed: listed ? 'yes' : 'no',
-      notRegular: diag ? counts || '0' : '-',
+      notRegular: diag ? counter('notRegularFiles') : '-',
+      skipped: diag ? counter('filesSkipped') : '-',
       down: stopped ? 'ok' : `FAILED (${down.json.error?.code ?? down.code})`,
     };
   } finally {
@@ -136,11 +138,13 @@ rows.push(await run('every location at once', 'fifo', (h) => {
 
 const cols: Array<[keyof Row, string]> = [
   ['location', 'location'], ['kind', 'kind'], ['listMs', 'first list ms'], ['healthMs', 'health ms'], ['listed', 'session listed'],
-  ['notRegular', 'notRegularFiles'], ['down', 'muster down'],
+  ['notRegular', 'notRegularFiles'], ['skipped', 'filesSkipped'], ['down', 'muster down'],
 ];
 const width = (k: keyof Row, title: string): number => Math.max(title.length, ...rows.map((r) => r[k].length));
 console.log(cols.map(([k, title]) => title.padEnd(width(k, title))).join('  '));
 for (const r of rows) console.log(cols.map(([k, title]) => r[k].padEnd(width(k, title))).join('  '));
 const frozen = rows.filter((r) => r.healthMs === 'TIMEOUT' || r.down !== 'ok');
 console.log(`\n${rows.length} daemons, ${frozen.length} frozen or not stopped; request timeout ${TIMEOUT_MS} ms`);
+console.log('A link to /dev/zero named like a session file is refused as a link leading outside the home (filesSkipped);');
+console.log('the git reader (a cwd\'s .git/HEAD) keeps no counter: it reports no branch.');
 process.exitCode = frozen.length === 0 ? 0 : 1;

@@ -26,20 +26,23 @@ export function makeSpecialFile(path: string, kind: SpecialKind): void {
 }
 
 // Opening a FIFO O_RDWR never blocks (Linux) and counts as a writer, which wakes a reader stuck in open().
+// The child ends by itself once its test process or its root is gone (a crashed test never calls stop).
 const UNBLOCKER = `
 const fs = require('fs'), path = require('path');
-const [root, delay] = [process.argv[1], Number(process.argv[2])];
+const [root, delay, parent] = [process.argv[1], Number(process.argv[2]), Number(process.argv[3])];
+const alive = (pid) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 const walk = (d) => { let es = []; try { es = fs.readdirSync(d, { withFileTypes: true }); } catch {} for (const e of es) {
   const p = path.join(d, e.name);
   if (e.isDirectory()) walk(p);
   else if (e.isFIFO()) { try { fs.closeSync(fs.openSync(p, fs.constants.O_RDWR | fs.constants.O_NONBLOCK)); } catch {} }
 } };
+setInterval(() => { if (!alive(parent) || !fs.existsSync(root)) process.exit(0); }, 200);
 setTimeout(() => setInterval(() => walk(root), 20), delay);
 `;
 
 /** Starts the unblocker child over `root` after `delayMs`; `stop` kills it (by its pid). */
 export function startFifoUnblocker(root: string, delayMs = 2000): { stop(): void } {
-  const child = spawn(process.execPath, ['-e', UNBLOCKER, root, String(delayMs)], { stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', UNBLOCKER, root, String(delayMs), String(process.pid)], { stdio: 'ignore' });
   return { stop: () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); } };
 }
 

@@ -35,6 +35,7 @@ export type ErrorCode =
   | 'no_client'
   | 'no_pane_manager'
   | 'cwd_missing'
+  | 'cwd_unknown'
   | 'usage'
   | 'store_error'
   | 'pack_not_found'
@@ -81,6 +82,7 @@ const STATUS: Record<ErrorCode, number> = {
   no_client: 409,
   no_pane_manager: 503,
   cwd_missing: 409,
+  cwd_unknown: 409,
   usage: 400,
   store_error: 500,
   pack_not_found: 404,

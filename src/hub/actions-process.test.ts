@@ -118,7 +118,7 @@ describe('a source that ends sessions only as a whole', () => {
       harness: 'codex', list: async () => [current], get: async () => current, watch: () => () => {},
       end: async (id, o) => (ended.push(`${id}:${o?.pid ?? '-'}`), { outcome: 'ended', signal: 'SIGINT', pid: current.pid ?? 0 }),
       resumeArgv: () => null, isValidId: () => true,
-      diagnostics: () => ({ harness: 'codex', filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, staleRegistryFiles: 0, errors: [] }),
+      diagnostics: () => ({ harness: 'codex', filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, staleRegistryFiles: 0, notRegularFiles: 0, errors: [] }),
     };
     const bus = createEventBus();
     const hub = createHub({ sources: [src], bus, isAlive: () => true, sweepMs: 60_000 });

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFakeProc, type FakeProc } from '../../test/fakes/fake-proc.ts';
-import { claudeProc, userLine, writeRegistry, writeTranscript } from '../sources/claude/claude-fixtures.ts';
+import { claudeProc, metaLine, userLine, writeRegistry, writeTranscript } from '../sources/claude/claude-fixtures.ts';
 import { createClaudeSource } from '../sources/claude/index.ts';
 import { createEventBus, type MusterEvent } from '../events/index.ts';
 import { MusterError } from '../errors/index.ts';
@@ -15,6 +15,7 @@ import { createActions, paneLabel, shellLine, type ActionRecord, type Actions, t
 const LIVE = '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
 const DORMANT = '0b8b9c36-4f7e-4b11-9a55-3c0e1f2a7d10';
 const GONE_DIR = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+const NO_CWD = '2b3c4d5e-6f7a-4b8c-9d0e-1f2a3b4c5d6e';
 
 const isDir = (p: string) => {
   try {
@@ -62,6 +63,8 @@ describe('hub actions against a Claude home and a fake process table', () => {
     writeTranscript(home, LIVE, [userLine('live one', { sessionId: LIVE, cwd })], cwd);
     writeTranscript(home, DORMANT, [userLine('fix $(rm -rf ~); `id` and a very long title that goes on and on', { sessionId: DORMANT, cwd })], cwd);
     writeTranscript(home, GONE_DIR, [userLine('old', { sessionId: GONE_DIR, cwd: '/no/such/dir' })], '/no/such/dir');
+    // Only a title record, alone in its project folder: no directory anywhere.
+    writeTranscript(home, NO_CWD, [metaLine('custom-title', { customTitle: 'no cwd' }, NO_CWD)], '/lonely/folder');
     hub = createHub({ sources: [createClaudeSource({ home, proc })], bus, isAlive: (p) => proc.isAlive(p), sweepMs: 60_000 });
     await hub.start();
   });
@@ -123,6 +126,15 @@ describe('hub actions against a Claude home and a fake process table', () => {
 
   it('resume of a session whose directory is gone says so', async () => {
     await assert.rejects(make(fakePanes().ops).resume(GONE_DIR, 'api'), code('cwd_missing'));
+  });
+
+  it('resume of a session whose directory is unknown says so, with its own code (issue 13, point 16)', async () => {
+    await assert.rejects(make(fakePanes().ops).resume(NO_CWD, 'api'), (e: unknown) => {
+      assert.ok(e instanceof MusterError && e.code === 'cwd_unknown' && e.status === 409);
+      assert.match(e.message, /directory is unknown/);
+      assert.doesNotMatch(e.message, /null/);
+      return true;
+    });
   });
 
   it('resume of a live session focuses it instead', async () => {

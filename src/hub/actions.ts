@@ -217,7 +217,11 @@ export function createActions(opts: ActionsOptions): Actions {
         const argv = opts.hub.source(s.harness)?.resumeArgv(s.id) ?? null;
         if (!argv || argv.length === 0) throw new MusterError('unsupported', `${s.harness} session ${s.id} cannot be resumed`);
         const cwd = s.cwd;
-        if (!cwd || !cwd.startsWith('/') || !opts.isDirectory(cwd)) {
+        if (cwd === null || cwd === '') {
+          // A transcript that records no directory yet (and none of its project folder does).
+          throw new MusterError('cwd_unknown', `the session's directory is unknown, so it cannot be resumed here; run ${argv.join(' ')} in its directory`, { details: { argv, cwd: null } });
+        }
+        if (!cwd.startsWith('/') || !opts.isDirectory(cwd)) {
           throw new MusterError('cwd_missing', `the session's directory ${JSON.stringify(cwd)} no longer exists`, { details: { argv, cwd } });
         }
         if (options.print) return { outcome: 'printed', argv, cwd };

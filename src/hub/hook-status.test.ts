@@ -25,7 +25,7 @@ function source(list: () => Session[]): SessionSource {
     end: async () => ({ outcome: 'not_running', reason: 'fake' }),
     resumeArgv: () => null,
     isValidId: () => true,
-    diagnostics: () => ({ harness: 'claude', filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, staleRegistryFiles: 0, errors: [] }),
+    diagnostics: () => ({ harness: 'claude', filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, staleRegistryFiles: 0, notRegularFiles: 0, errors: [] }),
   };
 }
 

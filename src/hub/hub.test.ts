@@ -25,7 +25,7 @@ function fakeSource(initial: Session[]) {
     end: async () => ({ outcome: 'not_running', reason: 'fake' }),
     resumeArgv: (id) => ['claude', '--resume', id],
     isValidId: () => true,
-    diagnostics: () => ({ harness: 'claude', filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, staleRegistryFiles: 0, errors: [] }),
+    diagnostics: () => ({ harness: 'claude', filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, staleRegistryFiles: 0, notRegularFiles: 0, errors: [] }),
   };
   return { src, set: (s: Session[]) => { current = s; }, fire: () => notify?.({ harness: 'claude', ids: [] }), lists: () => lists };
 }

@@ -34,6 +34,12 @@ export interface SourceDiagnostics {
   linesParsed: number;
   linesSkipped: number;
   staleRegistryFiles: number;
+  /**
+   * Entries found where the source reads a file that were not regular files — a FIFO, a socket, a
+   * device, a directory, or a link to one — refused before any read (a FIFO or /dev/zero would block
+   * the daemon) and skipped. Counted the way the source counts its other files.
+   */
+  notRegularFiles: number;
   errors: string[];
 }
 

@@ -101,7 +101,7 @@ export function sessionDetail(state: TuiState, s: Session | undefined, height: n
     out.push(composeLine([{ text: `${s.harness} ${s.id}`, width: Math.min(50, columns), tones: ['bold'] }, { text: `  ${s.live ? `pid ${s.pid}` : 'dormant'} · ${pane} · ${s.model ?? 'model ?'} · ${s.costUsd === null ? '' : `$${s.costUsd.toFixed(2)} · `}last ${since(s.lastActivityAt, now)} ago` }], columns, style));
     const cache = cacheText(s.cacheExpiresAt, now);
     const extra = [s.forkedFrom ? `forked from ${shortId(s.forkedFrom)}` : '', cache].filter(Boolean).map((t) => `  · ${t}`).join('');
-    out.push(textLine(`${s.cwd ?? '—'}${s.branch ? `  (${s.branch})` : ''}${extra}`, columns, style, 'dim'));
+    out.push(textLine(`${s.cwd ?? 'directory unknown'}${s.branch ? `  (${s.branch})` : ''}${extra}`, columns, style, 'dim'));
     const procs = s.live ? (s.processes ?? []) : [];
     if (procs.length > 1) {
       // A session open in several processes at once: each with its own status and pane, on one line.

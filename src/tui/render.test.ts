@@ -45,6 +45,12 @@ describe('render', () => {
     assert.match(text.find((l) => l.includes('session 1 '))!, /goal 3\/20/);
   });
 
+  it('a session without a known directory says so in its details (issue 13, point 16)', () => {
+    const s = applySnapshot(initialState({ connection: 'live' }), { sessions: [session(1, { cwd: null, repoRoot: null })], pages: [], goals: [] });
+    const text = renderFrame(s, { columns: 100, rows: 30, now, color: false }).lines.map(plain).join('\n');
+    assert.match(text, /directory unknown/);
+  });
+
   it('NO_COLOR frames carry no colour codes; the selection stays visible without colour', () => {
     const lines = renderFrame(world(), { columns: 80, rows: 24, now, color: false }).lines;
     assert.ok(!lines.some((l) => /\[(3\d)(;|m)/.test(l.replaceAll('\u001b', ''))), 'no 3x colour parameter');

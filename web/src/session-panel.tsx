@@ -143,7 +143,7 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
       <dl className="details">
         <dt>Id</dt><dd className="mono">{s.id}</dd>
         {s.forkedFrom && <><dt>Forked from</dt><ForkedFrom id={s.forkedFrom} parent={parent} onOpen={onOpen} /></>}
-        <dt>Directory</dt><dd className="mono">{s.cwd ?? '—'}</dd>
+        <dt>Directory</dt><dd className="mono">{s.cwd ?? 'unknown'}</dd>
         <dt>Repo</dt><dd className="mono">{s.repoRoot ?? '—'}</dd>
         <dt>Branch</dt><dd>{s.branch ?? '—'}</dd>
         <dt>Tokens</dt><dd>{tokens(s)} (in {s.tokens.input}, out {s.tokens.output}, cache {s.tokens.cacheRead}/{s.tokens.cacheWrite})</dd>

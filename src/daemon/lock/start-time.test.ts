@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { createStartTimeReader, parseBootTimeMs, parseStatStartTicks, realStartTime, startTimesDisagree } from './start-time.ts';
 import { tempLock, ticks } from './lock-fakes.ts';
+import { createFakePs, withPathAndZone } from '../../../test/fakes/fake-ps.ts';
 
 /** A /proc/<pid>/stat line with `comm` and start ticks `n` in field 22. */
 function statLine(pid: number, comm: string, n: number): string {
@@ -43,9 +44,20 @@ describe('createStartTimeReader', () => {
   it('reads the start instant from ps elsewhere, null when ps has no answer', () => {
     const answers = new Map([[5, 'Sun Nov 30 07:47:12 2025\n'], [6, 'garbage']]);
     const read = createStartTimeReader({ platform: 'darwin', psLstart: (pid) => answers.get(pid) ?? null });
-    assert.deepEqual(read(5), { kind: 'instant', ms: Date.parse('Sun Nov 30 07:47:12 2025') });
+    assert.deepEqual(read(5), { kind: 'instant', ms: Date.UTC(2025, 10, 30, 7, 47, 12) }, 'ps prints lstart in UTC');
     assert.equal(read(6), null);
     assert.equal(read(7), null);
+  });
+
+  it('the real ps reader runs ps with LC_ALL=C and TZ=UTC, whatever the zone here (issue 13, point 20)', () => {
+    const ps = createFakePs('Tue Dec  1 12:00:00 2026');
+    try {
+      const got = withPathAndZone(ps.dir, 'America/New_York', () => createStartTimeReader({ platform: 'darwin' })(4242));
+      assert.deepEqual(got, { kind: 'instant', ms: Date.UTC(2026, 11, 1, 12) });
+      assert.deepEqual(ps.calls(), ['TZ=UTC LC_ALL=C']);
+    } finally {
+      ps.cleanup();
+    }
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { parseLstart, psEnv } from '../../sources/proc/index.ts';
 import type { OwnerStart } from './types.ts';
 
 /** Where start times come from; tests pass a fixture /proc root or a canned ps answer. */
@@ -15,7 +16,7 @@ export interface StartTimeSources {
   procRoot: string;
   /** Default: fs.readFileSync as utf8. May throw (the process is gone). */
   readFile(path: string): string;
-  /** Default: `ps -o lstart= -p <pid>` under LC_ALL=C; null when ps fails or the pid is gone. */
+  /** Default: `ps -o lstart= -p <pid>` under psEnv (LC_ALL=C, TZ=UTC: printed in UTC); null when ps fails or the pid is gone. */
   psLstart(pid: number): string | null;
 }
 
@@ -33,7 +34,7 @@ const defaultSources: StartTimeSources = {
     try {
       const out = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], {
         encoding: 'utf8',
-        env: { ...process.env, LC_ALL: 'C' },
+        env: psEnv(),
         stdio: ['ignore', 'pipe', 'ignore'],
         timeout: 2000,
       });
@@ -82,7 +83,7 @@ export function createStartTimeReader(sources: Partial<StartTimeSources> = {}): 
     }
     const out = src.psLstart(pid);
     if (out === null) return null;
-    const ms = Date.parse(out.trim());
+    const ms = parseLstart(out);
     return Number.isFinite(ms) ? { kind: 'instant', ms } : null;
   };
 }

@@ -18,7 +18,7 @@ export const PROMPT_CACHE_TTL_MS = 5 * 60 * 1000;
 export interface SessionParts {
   id: string;
   summary: TranscriptSummary | null;
-  /** Mtime of the transcript (last activity when the records carry no time). */
+  /** Mtime of the transcript: last activity only when the records carry no time. */
   transcriptMtimeMs: number | null;
   /** Live registry entries for this session, verified against the process table. */
   live: RegistryEntry[];
@@ -26,19 +26,33 @@ export interface SessionParts {
   git: (cwd: string) => GitInfo;
   /** What this session, a fork, shares with the session it was forked from (forks.ts). */
   fork?: ForkShare;
+  /** The cwd another transcript of the same project folder records, for a transcript without one. */
+  folderCwd?: string | null;
 }
 
-/** Registry status → Session status. `shell` is Claude running a `!command` for the user. */
+/**
+ * Registry status → Session status. `shell` is Claude running a `!command` for the user. Any state
+ * other than the four known ones (`needs_user`, `needs_trust`, `blocked`…) is Claude stopped on
+ * something: waiting, never idle.
+ */
 export function statusFromRegistry(status: string | null): SessionStatus {
   switch (status) {
     case 'busy':
     case 'shell':
       return 'working';
-    case 'waiting':
-      return 'waiting';
+    case 'idle':
+    case null:
+    case '':
+      return 'idle'; // null right after start, before the first status write
     default:
-      return 'idle'; // 'idle', and null right after start before the first status write
+      return 'waiting';
   }
+}
+
+/** What a waiting entry waits for: its own `waitingFor`, else the state it reports (`needs_trust` → "needs trust"). */
+export function waitingReason(e: Pick<RegistryEntry, 'status' | 'waitingFor'>): string {
+  if (e.waitingFor) return e.waitingFor;
+  return e.status && e.status !== 'waiting' ? e.status.replace(/_/g, ' ') : 'input needed';
 }
 
 const RANK: Record<SessionStatus, number> = { waiting: 3, working: 2, stuck: 1, idle: 0, ended: -1 };
@@ -73,7 +87,7 @@ function processOf(e: RegistryEntry): SessionProcess {
   return {
     pid: e.pid,
     status,
-    waitingFor: status === 'waiting' ? (e.waitingFor ?? 'input needed') : null,
+    waitingFor: status === 'waiting' ? waitingReason(e) : null,
     statusSince: iso(e.statusUpdatedAt ?? e.startedAt),
     pane: paneFromTmuxField(e.tmux),
     startedAt: iso(e.startedAt),
@@ -89,7 +103,7 @@ function registryTitle(entries: RegistryEntry[]): string | null {
 export function buildSession(parts: SessionParts): Session {
   const { id, summary: s, live } = parts;
   const main = mainEntry(live);
-  const cwd = main?.cwd ?? s?.cwd ?? null;
+  const cwd = main?.cwd ?? s?.cwd ?? parts.folderCwd ?? null;
   const git = cwd ? parts.git(cwd) : { repoRoot: null, branch: null };
   // BEHAVIOUR F: a dormant session keeps the branch it was on; only a meaningless "HEAD" (or none)
   // is replaced by the repo's current branch. A live one is on whatever is checked out now.
@@ -123,7 +137,8 @@ export function buildSession(parts: SessionParts): Session {
     waitingFor,
     statusSince,
     startedAt: s?.firstAt ?? iso(Math.min(...live.map((e) => e.startedAt ?? Infinity))),
-    lastActivityAt: latest(s?.lastAt ?? null, iso(parts.transcriptMtimeMs), ...live.map((e) => iso(e.updatedAt))),
+    // The last record's time, not the file's mtime (a copied or restored ~/.claude is all "just now").
+    lastActivityAt: latest(s?.lastAt ?? iso(parts.transcriptMtimeMs), ...live.map((e) => iso(e.updatedAt))),
     model: s?.model ?? null,
     tokens: s ? ownTokens(s, parts.fork) : emptyTokens(),
     costUsd: s ? costOf(s.usage, parts.fork) : null,

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProcInfo, ProcPort } from '../proc/types.ts';
+import { isNotRegularFile, readRegularText } from '../regular-file/index.ts';
 import { parseRegistryEntry, registryFilePid } from './registry.ts';
 import type { RegistryEntry } from './registry.ts';
 
@@ -16,6 +17,8 @@ export interface RegistryScan {
   stale: string[];
   /** Files that could not be used (unreadable, still torn after a re-read, wrong shape). */
   skipped: number;
+  /** Of `skipped`: entries that were not regular files (FIFO, socket, device, directory), never read. */
+  notRegular: number;
   errors: string[];
 }
 
@@ -27,6 +30,8 @@ export interface RegistryScanOptions {
 }
 
 const CLAUDE_NAME = /^claude(?:\.exe)?$/;
+/** A registry entry is a few hundred bytes; anything near this is not one. */
+const MAX_ENTRY_BYTES = 1024 * 1024;
 
 /**
  * Is this process Claude Code? The npm package runs `…/@anthropic-ai/claude-code/bin/claude.exe`;
@@ -59,16 +64,21 @@ export function staleReason(entry: RegistryEntry, proc: ProcPort): string | null
   return null;
 }
 
-type Read = { kind: 'entry'; entry: RegistryEntry } | { kind: 'torn' } | { kind: 'skip'; error?: string } | { kind: 'gone' };
+type Read =
+  | { kind: 'entry'; entry: RegistryEntry }
+  | { kind: 'torn' }
+  | { kind: 'skip'; error?: string; notRegular?: boolean }
+  | { kind: 'gone' };
 
 function readEntry(file: string, pid: number): Read {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularText(file, MAX_ENTRY_BYTES);
   } catch (e) {
+    if (isNotRegularFile(e)) return { kind: 'skip', error: e.message, notRegular: true };
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { kind: 'gone' }; // removed by a clean exit meanwhile
-    return { kind: 'skip', error: `${file}: ${code ?? 'read failed'}` }; // EISDIR, EACCES...
+    return { kind: 'skip', error: `${file}: ${code ?? 'read failed'}` }; // EACCES, EFBIG...
   }
   const parsed = parseRegistryEntry(text, pid);
   if (parsed.ok) return { kind: 'entry', entry: parsed.entry };
@@ -76,7 +86,7 @@ function readEntry(file: string, pid: number): Read {
 }
 
 export async function scanRegistry(options: RegistryScanOptions): Promise<RegistryScan> {
-  const result: RegistryScan = { live: [], stale: [], skipped: 0, errors: [] };
+  const result: RegistryScan = { live: [], stale: [], skipped: 0, notRegular: 0, errors: [] };
   let names: string[];
   try {
     names = fs.readdirSync(options.sessionsDir);
@@ -92,6 +102,7 @@ export async function scanRegistry(options: RegistryScanOptions): Promise<Regist
     else if (r.kind === 'torn' && !last) torn.push([file, pid]);
     else if (r.kind === 'torn' || r.kind === 'skip') {
       result.skipped++;
+      if (r.kind === 'skip' && r.notRegular) result.notRegular++;
       result.errors.push(r.kind === 'skip' && r.error ? r.error : `${file}: torn JSON after a re-read`);
     }
   };

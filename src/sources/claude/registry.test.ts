@@ -106,6 +106,6 @@ describe('claude registry liveness', () => {
 
   it('a missing sessions dir is an empty registry', async () => {
     const r = await scanRegistry({ sessionsDir: path.join(home(), 'nope'), proc: createFakeProc() });
-    assert.deepEqual(r, { live: [], stale: [], skipped: 0, errors: [] });
+    assert.deepEqual(r, { live: [], stale: [], skipped: 0, notRegular: 0, errors: [] });
   });
 });

@@ -16,7 +16,7 @@ export interface RegistryEntry {
   procStart: number | null;
   kind: string | null;
   entrypoint: string | null;
-  /** 'busy' | 'shell' | 'idle' | 'waiting' | null (null right after start). */
+  /** 'busy' | 'shell' | 'idle' | 'waiting' | null (null right after start), or another state such as 'needs_trust'. */
   status: string | null;
   waitingFor: string | null;
   /** ms since epoch. */

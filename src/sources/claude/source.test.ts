@@ -52,6 +52,35 @@ describe('claude source', () => {
     assert.equal(s.pane, null);
   });
 
+  it('last activity is the last record\'s time, not the file\'s mtime (a copied ~/.claude) (issue 13, point 14)', async () => {
+    const { home, source } = setup();
+    const file = writeTranscript(home, SID, [userLine('old work', { ts: '2026-01-02T03:04:05.000Z' })]);
+    const untimed = writeTranscript(home, SID2, [metaLine('custom-title', { customTitle: 'no times' }, SID2)]);
+    const copiedAt = new Date();
+    for (const f of [file, untimed]) fs.utimesSync(f, copiedAt, copiedAt);
+    const list = await source.list();
+    assert.equal(list.find((s) => s.id === SID)?.lastActivityAt, '2026-01-02T03:04:05.000Z');
+    assert.equal(list.find((s) => s.id === SID2)?.lastActivityAt, new Date(fs.statSync(untimed).mtimeMs).toISOString(), 'mtime only without timestamps');
+  });
+
+  it('a transcript without a cwd borrows one from its project folder; until then its directory is unknown (issue 13, point 16)', async () => {
+    const { home, source } = setup();
+    const older = writeTranscript(home, SID, [userLine('x', { cwd: '/home/dev/project' })]);
+    const newer = writeTranscript(home, SID2, [userLine('y', { sessionId: SID2, cwd: '/home/dev/project/sub' })]);
+    fs.utimesSync(older, new Date(1_000_000), new Date(1_000_000));
+    fs.utimesSync(newer, new Date(2_000_000), new Date(2_000_000));
+    writeTranscript(home, SID3, [metaLine('custom-title', { customTitle: 'no cwd here' }, SID3)]);
+    const LONE = '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9';
+    writeTranscript(home, LONE, [metaLine('custom-title', { customTitle: 'alone' }, LONE)], '/somewhere/else');
+    const byId = new Map((await source.list()).map((s) => [s.id, s]));
+    // The folder is named after /home/dev/project: that cwd wins over the newer one a `cd` recorded.
+    assert.equal(byId.get(SID3)?.cwd, '/home/dev/project');
+    assert.equal(byId.get(SID3)?.repoRoot, '/home/dev/project');
+    assert.equal(byId.get(LONE)?.cwd, null, 'nothing to borrow: unknown');
+    assert.equal((await source.get(SID3))?.cwd, '/home/dev/project', 'get() borrows as list() does');
+    assert.equal((await source.get(LONE))?.cwd, null);
+  });
+
   it('a dormant session on a bare HEAD takes the repo current branch', async () => {
     const { home, source } = setup('develop');
     writeTranscript(home, SID, [userLine('x', { branch: 'HEAD' })]);
@@ -79,6 +108,19 @@ describe('claude source', () => {
       assert.equal(again?.status, want, String(reg));
       assert.equal(again?.waitingFor, null);
     }
+  });
+
+  it('registry states other than busy/shell/idle/waiting are waiting with that reason, never idle (issue 13, point 17)', async () => {
+    const { home, proc, source } = setup();
+    proc.add(claudeProc(15947, 28470));
+    writeTranscript(home, SID, [userLine('x')]);
+    for (const [reg, reason] of [['needs_user', 'needs user'], ['needs_trust', 'needs trust'], ['blocked', 'blocked'], ['waiting', 'input needed']] as const) {
+      writeRegistry(home, { pid: 15947, procStart: 28470, status: reg });
+      const s = await source.get(SID);
+      assert.deepEqual([s?.status, s?.waitingFor], ['waiting', reason], reg);
+    }
+    writeRegistry(home, { pid: 15947, procStart: 28470, status: 'needs_trust', waitingFor: 'trust this folder?' });
+    assert.equal((await source.get(SID))?.waitingFor, 'trust this folder?', 'the entry\'s own reason wins');
   });
 
   it('a live session with no transcript yet is listed with the registry name', async () => {
@@ -166,12 +208,37 @@ describe('claude source', () => {
     fs.appendFileSync(file, Buffer.from([0xff, 0xfe, 0x0a]));
     fs.writeFileSync(path.join(path.dirname(file), `${SID3}.jsonl`), '');
     const list = await source.list();
-    assert.deepEqual(list.map((s) => [s.id, s.live]).sort(), [[SID, false], [SID3, false]]);
+    // The empty file has no Claude record yet: not a session (issue 13, point 9).
+    assert.deepEqual(list.map((s) => [s.id, s.live]), [[SID, false]]);
     const d = source.diagnostics();
     assert.equal(d.staleRegistryFiles, 1);
-    assert.equal(d.filesSkipped, 2);
+    assert.equal(d.filesSkipped, 3, 'the empty and the directory registry entries, the empty transcript');
     assert.equal(d.linesSkipped, 1);
     assert.ok(d.errors.length >= 2);
+  });
+
+  it('a file without a Claude record, or a link leading outside the home, is not a session (issue 13, point 9)', async () => {
+    const { home, source } = setup();
+    const dir = path.dirname(writeTranscript(home, SID, [userLine('real')]));
+    fs.symlinkSync('/etc/passwd', path.join(dir, `${SID2}.jsonl`));
+    fs.writeFileSync(path.join(dir, `${SID3}.jsonl`), 'root:x:0:0:root:/root:/bin/bash\n{"no":"type"}\n');
+    const outside = tempHome(); // a real transcript, but outside the Claude home
+    homes.push(outside);
+    const OUT = '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9';
+    const outFile = writeTranscript(outside, OUT, [userLine('elsewhere', { sessionId: OUT })]);
+    fs.symlinkSync(outFile, path.join(dir, `${OUT}.jsonl`));
+    fs.symlinkSync(path.dirname(outFile), path.join(home, 'projects', '-linked-folder'));
+    // A link that stays inside the home is followed.
+    const IN = '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+    const kept = writeTranscript(path.join(home, 'backup'), IN, [userLine('moved', { sessionId: IN })]);
+    fs.symlinkSync(kept, path.join(dir, `${IN}.jsonl`));
+    assert.deepEqual((await source.list()).map((s) => s.id).sort(), [SID, IN].sort());
+    for (const id of [SID2, SID3, OUT]) {
+      assert.equal(await source.get(id), undefined, id);
+      assert.deepEqual(await source.tail?.(id, 5), [], id);
+    }
+    const d = source.diagnostics();
+    assert.ok(d.errors.filter((e) => e.includes('leads outside')).length >= 3, d.errors.join('\n'));
   });
 
   it('watch reports the ids whose registry entry or transcript changed, and stops when disposed', async () => {

@@ -3,7 +3,6 @@
  * (`sessions/<pid>.json`, verified against the process table), dormant ones and all details from
  * the transcripts (`projects/<slug>/<id>.jsonl`, read incrementally).
  */
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { EndOutcome, SessionSource, SourceDiagnostics, TranscriptIndex } from '../contract.ts';
@@ -24,6 +23,8 @@ import type { TranscriptSummary } from './transcript.ts';
 import { createLedgerCache } from './fork-ledger.ts';
 import { resolveForks } from './forks.ts';
 import type { ForkCandidate, ForkShare } from './forks.ts';
+import { transcriptFilesIn, transcriptFilesOf } from './transcript-files.ts';
+import { folderCwds } from './folder-cwd.ts';
 import type { ScannedTranscript, TranscriptScanCounters } from './transcript-scan.ts';
 import { watchClaude } from './watch.ts';
 import { readClaudeTail } from './tail.ts';
@@ -45,6 +46,8 @@ export interface ClaudeSourceOptions {
   maxLineBytes?: number;
 }
 
+const emptyCounters = (): TranscriptScanCounters => ({ filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] });
+
 /** Most recent error strings kept for diagnostics. */
 const MAX_ERRORS = 50;
 
@@ -61,7 +64,7 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
   const git = options.git ?? createGitReader();
   const ledgers = createLedgerCache({ maxLineBytes: options.maxLineBytes });
   const counters: TranscriptScanCounters & { stale: number } = {
-    filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [], stale: 0,
+    filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [], stale: 0,
   };
   const isValidId = (id: string): boolean => typeof id === 'string' && isSessionIdFor('claude', id);
   const keepErrors = (more: string[]): void => {
@@ -70,11 +73,21 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
     if (counters.errors.length > MAX_ERRORS) counters.errors.splice(0, counters.errors.length - MAX_ERRORS);
   };
 
+  const absorb = (local: TranscriptScanCounters): void => {
+    counters.filesScanned += local.filesScanned;
+    counters.filesSkipped += local.filesSkipped;
+    counters.linesParsed += local.linesParsed;
+    counters.linesSkipped += local.linesSkipped;
+    counters.notRegular += local.notRegular;
+    keepErrors(local.errors);
+  };
+
   /** Live registry entries grouped by session id; updates the stale gauge. */
   async function liveBySession(): Promise<Map<string, RegistryEntry[]>> {
     const r = await scanRegistry({ sessionsDir, proc, tornRetryMs: options.tornRetryMs });
     counters.stale = r.stale.length;
     counters.filesSkipped += r.skipped;
+    counters.notRegular += r.notRegular;
     keepErrors(r.errors);
     const map = new Map<string, RegistryEntry[]>();
     for (const e of r.live) map.set(e.sessionId, [...(map.get(e.sessionId) ?? []), e]);
@@ -89,8 +102,9 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
     }
   };
 
-  function toSession(id: string, t: ScannedTranscript | undefined, live: RegistryEntry[], fork?: ForkShare): Session {
-    return buildSession({ id, summary: t?.summary ?? null, transcriptMtimeMs: t?.mtimeMs ?? null, live, git: gitOf, fork });
+  function toSession(id: string, t: ScannedTranscript | undefined, live: RegistryEntry[], cwds: Map<string, string>, fork?: ForkShare): Session {
+    const folderCwd = t ? (cwds.get(path.dirname(t.path)) ?? null) : null;
+    return buildSession({ id, summary: t?.summary ?? null, transcriptMtimeMs: t?.mtimeMs ?? null, live, git: gitOf, folderCwd, fork });
   }
 
   /**
@@ -114,23 +128,27 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
     return byId.size > 1 || copiedFrom !== null ? resolveForks([...byId.values()], ledgers, t.id).get(t.id) : undefined;
   }
 
+  /** The cwd the other transcripts of `t`'s project folder know, when `t` records none. */
+  function siblingCwds(t: ScannedTranscript | undefined): Map<string, string> {
+    if (!t || t.summary.cwd) return new Map();
+    const local = emptyCounters();
+    const siblings = transcriptFilesIn(path.dirname(t.path), home, local)
+      .filter((f) => f.id !== t.id)
+      .map((f) => readTranscript(f.file, f.id, { index, maxLineBytes: options.maxLineBytes }, local))
+      .filter((x): x is ScannedTranscript => x !== undefined);
+    absorb(local);
+    return folderCwds(siblings);
+  }
+
   /** The transcript of one session (a session is in one project dir; the newest wins if not). */
   function findTranscript(id: string): ScannedTranscript | undefined {
-    let dirs: string[] = [];
-    try {
-      dirs = fs.readdirSync(projectsDir);
-    } catch {}
-    const local: TranscriptScanCounters = { filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [] };
+    const local = emptyCounters();
     let best: ScannedTranscript | undefined;
-    for (const d of dirs) {
-      const file = path.join(projectsDir, d, `${id}.jsonl`);
-      if (!fs.existsSync(file)) continue;
+    for (const file of transcriptFilesOf(projectsDir, home, id, local)) {
       const t = readTranscript(file, id, { index, maxLineBytes: options.maxLineBytes }, local);
       if (t && (!best || t.mtimeMs > best.mtimeMs)) best = t;
     }
-    counters.linesParsed += local.linesParsed;
-    counters.linesSkipped += local.linesSkipped;
-    keepErrors(local.errors);
+    absorb(local);
     return best;
   }
 
@@ -139,22 +157,19 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
 
     async list() {
       const live = await liveBySession();
-      const local: TranscriptScanCounters = { filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [] };
-      const transcripts = scanTranscripts({ projectsDir, index, maxLineBytes: options.maxLineBytes }, local);
-      counters.filesScanned += local.filesScanned;
-      counters.filesSkipped += local.filesSkipped;
-      counters.linesParsed += local.linesParsed;
-      counters.linesSkipped += local.linesSkipped;
-      keepErrors(local.errors);
+      const local = emptyCounters();
+      const transcripts = scanTranscripts({ projectsDir, home, index, maxLineBytes: options.maxLineBytes }, local);
+      absorb(local);
       const byId = new Map<string, ScannedTranscript>();
       for (const t of transcripts) {
         const prev = byId.get(t.id);
         if (!prev || t.mtimeMs > prev.mtimeMs) byId.set(t.id, t);
       }
+      const ids = new Set([...byId.keys(), ...live.keys()]);
       const forks = resolveForks([...byId.values()], ledgers);
       ledgers.sweep();
-      const ids = new Set([...byId.keys(), ...live.keys()]);
-      return [...ids].map((id) => toSession(id, byId.get(id), live.get(id) ?? [], forks.get(id)));
+      const cwds = folderCwds(transcripts);
+      return [...ids].map((id) => toSession(id, byId.get(id), live.get(id) ?? [], cwds, forks.get(id)));
     },
 
     async get(id) {
@@ -163,7 +178,7 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
       const live = (await liveBySession()).get(key) ?? [];
       const t = findTranscript(key);
       if (!t && live.length === 0) return undefined;
-      return toSession(key, t, live, t ? forkOf(t) : undefined);
+      return toSession(key, t, live, siblingCwds(t), t ? forkOf(t) : undefined);
     },
 
     watch(onChange) {
@@ -198,7 +213,7 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
 
     async tail(id, limit) {
       if (!isValidId(id)) throw new MusterError('invalid_id', `not a Claude session id: ${JSON.stringify(id)}`);
-      return readClaudeTail(projectsDir, id.toLowerCase(), limit);
+      return readClaudeTail(projectsDir, id.toLowerCase(), limit, home);
     },
 
     diagnostics(): SourceDiagnostics {
@@ -209,6 +224,7 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
         linesParsed: counters.linesParsed,
         linesSkipped: counters.linesSkipped,
         staleRegistryFiles: counters.stale,
+        notRegularFiles: counters.notRegular,
         errors: [...counters.errors],
       };
     },

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { TailMessage } from '../contract.ts';
 import { readJsonlTail } from '../jsonl/index.ts';
 import { asIsoTime, asObject, asString } from './record-fields.ts';
+import { transcriptFilesOf } from './transcript-files.ts';
 import type { Json } from './record-fields.ts';
 
 /** Longest text kept per message, in characters (the panel shows a tail, not a transcript). */
@@ -56,17 +57,13 @@ export function messagesOf(record: unknown): TailMessage[] {
   return out;
 }
 
-/** The newest transcript file of session `id` under `projectsDir`, or null. */
-export function findTranscriptFile(projectsDir: string, id: string): string | null {
+/**
+ * The newest transcript file of session `id` under `projectsDir`, or null. Links are followed only
+ * inside `home` (default: projectsDir's parent, the Claude home).
+ */
+export function findTranscriptFile(projectsDir: string, id: string, home = path.dirname(projectsDir)): string | null {
   let best: { file: string; mtimeMs: number } | null = null;
-  let dirs: string[] = [];
-  try {
-    dirs = fs.readdirSync(projectsDir);
-  } catch {
-    return null;
-  }
-  for (const d of dirs) {
-    const file = path.join(projectsDir, d, `${id}.jsonl`);
+  for (const file of transcriptFilesOf(projectsDir, home, id, { filesSkipped: 0, errors: [] })) {
     try {
       const st = fs.statSync(file);
       if (st.isFile() && (!best || st.mtimeMs > best.mtimeMs)) best = { file, mtimeMs: st.mtimeMs };
@@ -75,8 +72,8 @@ export function findTranscriptFile(projectsDir: string, id: string): string | nu
   return best?.file ?? null;
 }
 
-export function readClaudeTail(projectsDir: string, id: string, limit: number): TailMessage[] {
-  const file = findTranscriptFile(projectsDir, id);
+export function readClaudeTail(projectsDir: string, id: string, limit: number, home?: string): TailMessage[] {
+  const file = findTranscriptFile(projectsDir, id, home);
   if (!file) return [];
   const size = fs.statSync(file).size;
   for (let window = FIRST_WINDOW; ; window *= 4) {

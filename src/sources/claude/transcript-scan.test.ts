@@ -9,7 +9,7 @@ import type { TranscriptScanCounters } from './transcript-scan.ts';
 import { assistantLine, SID, SID2, tempHome, userLine, writeTranscript } from './claude-fixtures.ts';
 import { cwdToSlug } from './slug.ts';
 
-const counters = (): TranscriptScanCounters => ({ filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [] });
+const counters = (): TranscriptScanCounters => ({ filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] });
 
 describe('claude transcript scan', () => {
   const homes: string[] = [];

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { readJsonlFrom } from '../jsonl/index.ts';
 import type { TranscriptIndex } from '../contract.ts';
-import { isUuid } from '../ids.ts';
+import { isNotRegularFile, statRegularFile } from '../regular-file/index.ts';
+import { listTranscriptFiles } from './transcript-files.ts';
 import { applyRecord, createTranscriptSummary, ignoreTranscriptLine, isTranscriptSummary } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
 
@@ -25,6 +26,8 @@ export interface TranscriptScanCounters {
   filesSkipped: number;
   linesParsed: number;
   linesSkipped: number;
+  /** Of `filesSkipped`: FIFOs, sockets, devices and directories named like a transcript, never read. */
+  notRegular: number;
   errors: string[];
 }
 
@@ -33,26 +36,20 @@ export interface TranscriptScanOptions {
   index: TranscriptIndex;
   /** Lines longer than this are skipped unparsed (a 50 MB tool output). Default: 8 MiB. */
   maxLineBytes?: number;
+  /** Links are followed only when they resolve inside this directory. Default: projectsDir's parent (the Claude home). */
+  home?: string;
 }
-
-const JSONL = /^(.+)\.jsonl$/;
 
 /** Reads every transcript (incrementally); counters are added to `counters`. */
 export function scanTranscripts(options: TranscriptScanOptions, counters: TranscriptScanCounters): ScannedTranscript[] {
   const out: ScannedTranscript[] = [];
   const seen = new Set<string>();
-  for (const dir of listDir(options.projectsDir, counters)) {
-    const slugDir = path.join(options.projectsDir, dir);
-    if (!isDirectory(slugDir)) continue;
-    for (const name of listDir(slugDir, counters)) {
-      const id = JSONL.exec(name)?.[1];
-      if (!id || !isUuid(id)) continue;
-      const file = path.join(slugDir, name);
-      seen.add(file);
-      counters.filesScanned++;
-      const t = readTranscript(file, id, options, counters);
-      if (t) out.push(t);
-    }
+  const home = options.home ?? path.dirname(options.projectsDir);
+  for (const { file, id } of listTranscriptFiles(options.projectsDir, home, counters)) {
+    seen.add(file);
+    counters.filesScanned++;
+    const t = readTranscript(file, id, options, counters);
+    if (t) out.push(t);
   }
   // Forget transcripts that are gone, so the index does not grow forever.
   const prefix = options.projectsDir.endsWith(path.sep) ? options.projectsDir : options.projectsDir + path.sep;
@@ -60,7 +57,10 @@ export function scanTranscripts(options: TranscriptScanOptions, counters: Transc
   return out;
 }
 
-/** Reads one transcript from where its index entry stopped; undefined when it cannot be read. */
+/**
+ * Reads one transcript from where its index entry stopped; undefined when it cannot be read, or holds
+ * no Claude Code record yet (a file becomes a session only with one: an empty or foreign file is not).
+ */
 export function readTranscript(
   file: string,
   id: string,
@@ -69,20 +69,15 @@ export function readTranscript(
 ): ScannedTranscript | undefined {
   let st: fs.Stats;
   try {
-    st = fs.statSync(file);
+    st = statRegularFile(file); // e.g. a directory or a FIFO named like a transcript is refused
   } catch (e) {
-    counters.filesSkipped++;
-    counters.errors.push(`${file}: ${(e as NodeJS.ErrnoException).code ?? 'stat failed'}`);
-    return undefined;
-  }
-  if (!st.isFile()) {
-    counters.filesSkipped++; // e.g. a directory named like a transcript
+    skip(counters, file, e, 'stat failed');
     return undefined;
   }
   const entry = options.index.get(file);
   const reusable = entry && isTranscriptSummary(entry.summary) && st.size >= entry.offset && st.mtimeMs >= entry.mtimeMs;
   if (reusable && st.size === entry.size && st.mtimeMs === entry.mtimeMs) {
-    return { path: file, id, mtimeMs: st.mtimeMs, summary: entry.summary as TranscriptSummary };
+    return session(file, id, st.mtimeMs, entry.summary as TranscriptSummary, counters);
   }
   // Fold into a copy: the index may hand out its stored object, and a failed read must not leave it half-updated.
   const summary: TranscriptSummary = reusable ? structuredClone(entry.summary as TranscriptSummary) : createTranscriptSummary();
@@ -94,30 +89,26 @@ export function readTranscript(
     });
     counters.linesParsed += r.linesParsed;
     counters.linesSkipped += r.linesSkipped;
+    // Lines the filter took unparsed were recognised by their Claude-specific heads: records too.
+    summary.records += r.linesIgnored;
     options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary });
   } catch (e) {
-    counters.filesSkipped++;
-    counters.errors.push(`${file}: ${(e as NodeJS.ErrnoException).code ?? 'read failed'}`);
+    skip(counters, file, e, 'read failed');
     return undefined;
   }
-  return { path: file, id, mtimeMs: st.mtimeMs, summary };
+  return session(file, id, st.mtimeMs, summary, counters);
 }
 
-function listDir(dir: string, counters: TranscriptScanCounters): string[] {
-  try {
-    return fs.readdirSync(dir);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    // A home without projects/ yet is normal; anything else is worth reporting.
-    if (code !== 'ENOENT') counters.errors.push(`${dir}: ${code ?? 'readdir failed'}`);
-    return [];
-  }
+function session(file: string, id: string, mtimeMs: number, summary: TranscriptSummary, counters: TranscriptScanCounters): ScannedTranscript | undefined {
+  if (summary.records > 0) return { path: file, id, mtimeMs, summary };
+  counters.filesSkipped++;
+  return undefined;
 }
 
-function isDirectory(p: string): boolean {
-  try {
-    return fs.statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
+function skip(counters: TranscriptScanCounters, file: string, e: unknown, what: string): void {
+  counters.filesSkipped++;
+  if (isNotRegularFile(e)) {
+    counters.notRegular++;
+    counters.errors.push(e.message);
+  } else counters.errors.push(`${file}: ${(e as NodeJS.ErrnoException).code ?? what}`);
 }

@@ -14,7 +14,9 @@ const MAX_PR_LINKS = 20;
 
 export interface TranscriptSummary {
   /** Bump when the shape changes: an index entry of another version is re-read from 0. */
-  v: 2;
+  v: 3;
+  /** Claude Code records seen (objects with a string `type`); a file with none is not a transcript. */
+  records: number;
   sessionId: string | null;
   customTitle: string | null;
   agentName: string | null;
@@ -44,11 +46,12 @@ export interface TranscriptSummary {
   copiedFrom: string | null;
 }
 
-export const SUMMARY_VERSION = 2;
+export const SUMMARY_VERSION = 3;
 
 export function createTranscriptSummary(): TranscriptSummary {
   return {
     v: SUMMARY_VERSION,
+    records: 0,
     sessionId: null,
     customTitle: null,
     agentName: null,
@@ -116,7 +119,8 @@ function noteConversation(s: TranscriptSummary, record: Json): void {
 /** Folds one parsed record into the summary. Unknown shapes are ignored. */
 export function applyRecord(s: TranscriptSummary, raw: unknown): void {
   const record = asObject(raw);
-  if (!record) return;
+  if (!record || typeof record.type !== 'string') return; // every line Claude Code writes has a type
+  s.records++;
   noteTime(s, record);
   switch (record.type) {
     case 'user': {

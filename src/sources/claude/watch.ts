@@ -9,6 +9,7 @@ import type { Disposer, SourceChange } from '../contract.ts';
 import { isUuid } from '../ids.ts';
 import { parseRegistryEntry, registryFilePid } from './registry.ts';
 import { watchTree } from '../fswatch/index.ts';
+import { readRegularText } from '../regular-file/index.ts';
 
 export interface ClaudeWatchOptions {
   home: string;
@@ -61,10 +62,11 @@ function idOfRegistryFile(sessionsDir: string, name: string): string | null {
   const pid = registryFilePid(path.basename(name));
   if (pid === null) return null;
   try {
-    const parsed = parseRegistryEntry(fs.readFileSync(path.join(sessionsDir, name), 'utf8'), pid);
+    // Never a blocking read: a FIFO named like an entry must not freeze the daemon from a watch event.
+    const parsed = parseRegistryEntry(readRegularText(path.join(sessionsDir, name), 1024 * 1024), pid);
     return parsed.ok ? parsed.entry.sessionId : null;
   } catch {
-    return null; // removed: the process exited; which session is unknown here
+    return null; // removed (the process exited) or not a file: which session is unknown here
   }
 }
 

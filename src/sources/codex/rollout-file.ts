@@ -2,8 +2,8 @@
  * Incremental reading of one rollout through the TranscriptIndex port: only bytes past the stored
  * offset are read; a file that shrank or whose mtime went back is re-read from byte 0.
  */
-import { statSync } from 'node:fs';
 import { readJsonlFrom } from '../jsonl/index.ts';
+import { isNotRegularFile, statRegularFile } from '../regular-file/index.ts';
 import type { TranscriptIndex } from '../contract.ts';
 import { applyRolloutRecord, emptyRolloutSummary, isRolloutSummary, rolloutIgnore } from './rollout.ts';
 import type { RolloutSummary } from './rollout.ts';
@@ -13,6 +13,8 @@ export interface ReadCounters {
   filesSkipped: number;
   linesParsed: number;
   linesSkipped: number;
+  /** Of `filesSkipped`: FIFOs, sockets, devices and directories where a file should be, never read. */
+  notRegular: number;
   errors: string[];
 }
 
@@ -22,8 +24,17 @@ const MAX_LINE_BYTES = 4 * 1024 * 1024;
 const HEAD_BYTES = 640;
 const MAX_ERRORS = 50;
 
-export function pushError(c: ReadCounters, msg: string): void {
+export function pushError(c: Pick<ReadCounters, 'errors'>, msg: string): void {
   if (c.errors.length < MAX_ERRORS) c.errors.push(msg);
+}
+
+/** Counts a file that could not be read; a non-regular one also in `notRegular`. */
+export function countSkip(c: ReadCounters, what: string, e: unknown): void {
+  c.filesSkipped++;
+  if (isNotRegularFile(e)) {
+    c.notRegular++;
+    pushError(c, e.message);
+  } else pushError(c, `${what}: ${(e as Error).message}`);
 }
 
 /**
@@ -34,13 +45,11 @@ export function readRollout(path: string, index: TranscriptIndex, counters: Read
   let size: number;
   let mtimeMs: number;
   try {
-    const st = statSync(path);
-    if (!st.isFile()) { counters.filesSkipped++; return null; }
+    const st = statRegularFile(path);
     size = st.size;
     mtimeMs = st.mtimeMs;
   } catch (e) {
-    counters.filesSkipped++;
-    pushError(counters, `stat ${path}: ${(e as Error).message}`);
+    countSkip(counters, `stat ${path}`, e);
     return null;
   }
   const prev = index.get(path);
@@ -57,11 +66,12 @@ export function readRollout(path: string, index: TranscriptIndex, counters: Read
     });
     counters.linesParsed += r.linesParsed + r.linesIgnored;
     counters.linesSkipped += r.linesSkipped;
+    // The filter takes only lines whose head is a Codex record's: records too.
+    summary.records += r.linesIgnored;
     index.put({ path, harness: 'codex', size, mtimeMs, offset: r.offset, summary });
     return summary;
   } catch (e) {
-    counters.filesSkipped++;
-    pushError(counters, `read ${path}: ${(e as Error).message}`);
+    countSkip(counters, `read ${path}`, e);
     return null;
   }
 }

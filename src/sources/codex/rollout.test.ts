@@ -9,7 +9,7 @@ import { readRollout } from './rollout-file.ts';
 import type { ReadCounters } from './rollout-file.ts';
 import { TID, TURN, execRollout, modelSwitchRollout, rec, writeRollout } from './test-fixtures.ts';
 
-const counters = (): ReadCounters => ({ filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [] });
+const counters = (): ReadCounters => ({ filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] });
 const home = mkdtempSync(join(tmpdir(), 'muster-codex-rollout-'));
 after(() => rmSync(home, { recursive: true, force: true }));
 

@@ -10,7 +10,9 @@ export type TurnState = 'none' | 'running' | 'complete' | 'aborted';
 
 export interface RolloutSummary {
   /** Summary format version; an index entry of another version is re-read from byte 0. */
-  v: 2;
+  v: 3;
+  /** Rollout records seen ({timestamp, type, payload}); a file with none is not a rollout. */
+  records: number;
   id: string | null;
   cwd: string | null;
   startedAt: string | null;
@@ -39,7 +41,7 @@ export interface RolloutSummary {
 
 export function emptyRolloutSummary(): RolloutSummary {
   return {
-    v: 2, id: null, cwd: null, startedAt: null, originator: null, source: null, threadSource: null, cliVersion: null,
+    v: 3, records: 0, id: null, cwd: null, startedAt: null, originator: null, source: null, threadSource: null, cliVersion: null,
     model: null, branch: null, firstPrompt: null, tokens: emptyTokens(), byModel: {},
     lastActivityAt: null, turn: { state: 'none', id: null, since: null, trigger: null }, pending: {}, lastAgentMessage: null,
   };
@@ -48,7 +50,7 @@ export function emptyRolloutSummary(): RolloutSummary {
 /** True when `x` looks like a summary this version wrote (the index hands back `unknown`). */
 export function isRolloutSummary(x: unknown): x is RolloutSummary {
   const s = x as RolloutSummary | null;
-  return typeof s === 'object' && s !== null && s.v === 2 && typeof s.tokens === 'object' && typeof s.byModel === 'object'
+  return typeof s === 'object' && s !== null && s.v === 3 && typeof s.tokens === 'object' && typeof s.byModel === 'object'
     && typeof s.turn === 'object' && typeof s.pending === 'object';
 }
 
@@ -144,9 +146,11 @@ export function applyRolloutRecord(s: RolloutSummary, record: unknown): RolloutS
   const r = obj(record);
   if (!r) return s;
   const ts = str(r.timestamp);
-  if (ts !== null && (s.lastActivityAt === null || ts > s.lastActivityAt)) s.lastActivityAt = ts;
   const p = obj(r.payload);
-  if (!p) return s;
+  // Every line Codex writes is {timestamp, type, payload}; anything else is not its record.
+  if (ts === null || typeof r.type !== 'string' || !p) return s;
+  s.records++;
+  if (s.lastActivityAt === null || ts > s.lastActivityAt) s.lastActivityAt = ts;
   switch (r.type) {
     case 'session_meta': {
       s.id ??= str(p.id);

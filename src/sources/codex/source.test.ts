@@ -1,6 +1,6 @@
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, statSync, writeFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, statSync, symlinkSync, utimesSync, writeFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createFakeProc } from '../../../test/fakes/fake-proc.ts';
@@ -48,6 +48,16 @@ describe('codex source: dormant sessions', () => {
     assert.equal(s?.costUsd, 0.00027);
   });
 
+  it('last activity is the last record\'s time, not the rollout\'s mtime (issue 13, point 14)', async () => {
+    const home = newHome();
+    const lines = execRollout(A);
+    const file = writeRollout(home, A, lines);
+    utimesSync(file, new Date(), new Date()); // copied or restored just now
+    const last = (JSON.parse(lines.at(-1) ?? '{}') as { timestamp: string }).timestamp;
+    const src = createCodexSource({ home, proc: createFakeProc(), withDaemon: noDaemon });
+    assert.equal((await src.get(A))?.lastActivityAt, last);
+  });
+
   it('takes the title from session_index.jsonl (latest name wins) and lists archived rollouts', async () => {
     const home = newHome();
     writeRollout(home, A, execRollout(A));
@@ -72,6 +82,24 @@ describe('codex source: dormant sessions', () => {
     assert.deepEqual(list.map((s) => s.id), [A]);
     assert.equal(list[0]?.cwd, weird);
     assert.equal(src.diagnostics().filesSkipped, 1);
+  });
+
+  it('a file named like a rollout without a Codex record, or a link leading outside CODEX_HOME, is not a session (issue 13, point 9)', async () => {
+    const home = newHome();
+    const dir = join(home, 'sessions', '2026', '11', '30');
+    writeRollout(home, A, execRollout(A));
+    writeFileSync(join(dir, `rollout-2026-11-30T00-00-00-${B}.jsonl`), 'garbage\n{"timestamp":"2026-11-30T00:00:00Z"}\n');
+    symlinkSync('/etc/passwd', join(dir, `rollout-2026-11-30T00-00-01-${C}.jsonl`));
+    const elsewhere = newHome();
+    const D = '01a22b50-0000-7000-8000-00000000000d';
+    symlinkSync(writeRollout(elsewhere, D, execRollout(D)), join(dir, `rollout-2026-11-30T00-00-02-${D}.jsonl`));
+    const E = '01a22b51-0000-7000-8000-00000000000e';
+    symlinkSync(writeRollout(home, E, execRollout(E), { dir: join(home, 'backup') }), join(dir, `rollout-2026-11-30T00-00-03-${E}.jsonl`));
+    const src = createCodexSource({ home, proc: createFakeProc(), withDaemon: noDaemon });
+    assert.deepEqual((await src.list()).map((s) => s.id).sort(), [A, E].sort(), 'a link inside CODEX_HOME is followed');
+    const d = src.diagnostics();
+    assert.equal(d.filesSkipped, 3, d.errors.join('\n'));
+    assert.equal(d.errors.filter((e) => e.includes('leads outside')).length, 2);
   });
 
   it('reads names and the native goal from Codex SQLite stores read-only, leaving them untouched', async () => {

@@ -22,7 +22,7 @@ import type { AssignProcess, AssignThread, Assignment } from './assign.ts';
 import { buildSession } from './build-session.ts';
 import type { EndPlan } from './build-session.ts';
 import { endThread } from './end.ts';
-import { readRollout, pushError } from './rollout-file.ts';
+import { countSkip, readRollout, pushError } from './rollout-file.ts';
 import type { ReadCounters } from './rollout-file.ts';
 import type { RolloutSummary } from './rollout.ts';
 import { findRollouts } from './rollout-scan.ts';
@@ -68,9 +68,9 @@ export function createCodexSource(options: CodexSourceOptions = {}): CodexSource
   const controlSocket = options.controlSocket ?? join(home, 'app-server-control', 'app-server-control.sock');
   const timeoutMs = options.daemonTimeoutMs ?? 1000;
   const withDaemon = options.withDaemon ?? ((p, fn, t) => withAppServer(p, fn, { timeoutMs: t }));
-  const counters: ReadCounters = { filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [] };
+  const counters: ReadCounters = { filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] };
   let staleLocks = 0;
-  const store = createThreadStore(home, (m) => pushError(counters, m));
+  const store = createThreadStore(home, (m) => pushError(counters, m), (e) => countSkip(counters, e.path, e));
 
   /** thread/read for each daemon-held thread over one connection; an unreachable daemon yields {}. */
   const readDaemon = async (ids: string[]): Promise<Map<string, DaemonThreadStatus>> => {
@@ -96,16 +96,17 @@ export function createCodexSource(options: CodexSourceOptions = {}): CodexSource
 
   const resolve = async (): Promise<Resolved> => {
     const summaries = new Map<string, RolloutSummary>();
-    for (const f of findRollouts(home, (p, why) => { counters.filesSkipped++; pushError(counters, `${p}: ${why}`); })) {
+    for (const f of findRollouts(home, (p, e) => countSkip(counters, p, e))) {
       const s = readRollout(f.path, index, counters);
       if (!s) continue;
+      if (s.records === 0) { counters.filesSkipped++; continue; } // named like a rollout, holds none of its records
       const prev = summaries.get(f.threadId);
       // The same thread in sessions/ and archived_sessions/: the newer copy wins.
       if (!prev || (s.lastActivityAt ?? '') > (prev.lastActivityAt ?? '')) summaries.set(f.threadId, s);
     }
     const rows = store.threads();
     const names = store.names();
-    const locks = scanThreadLocks(home, proc, (m) => pushError(counters, m));
+    const locks = scanThreadLocks(home, proc, (m) => pushError(counters, m), (e) => countSkip(counters, e.path, e));
     staleLocks = locks.stale.length;
     const procs = locks.held.length > 0 ? processes() : [];
     // Ask the daemon first: it knows the cwd of a thread whose rollout does not exist yet, which the
@@ -168,7 +169,7 @@ export function createCodexSource(options: CodexSourceOptions = {}): CodexSource
     diagnostics(): SourceDiagnostics {
       return {
         harness: 'codex', filesScanned: counters.filesScanned, filesSkipped: counters.filesSkipped, linesParsed: counters.linesParsed,
-        linesSkipped: counters.linesSkipped, staleRegistryFiles: staleLocks, errors: [...counters.errors],
+        linesSkipped: counters.linesSkipped, staleRegistryFiles: staleLocks, notRegularFiles: counters.notRegular, errors: [...counters.errors],
       };
     },
     goal(id) {

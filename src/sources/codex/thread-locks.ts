@@ -8,6 +8,7 @@
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { isUuid } from '../ids.ts';
+import { NotRegularFileError, notRegularKind } from '../regular-file/index.ts';
 import type { ProcPort } from '../proc/types.ts';
 
 export interface HeldThreadLock {
@@ -29,7 +30,10 @@ export function lockPathFor(home: string, threadId: string): string {
   return join(home, 'thread-writer-locks', `${threadId}.lock`);
 }
 
-export function scanThreadLocks(home: string, proc: ProcPort, onError: (msg: string) => void): ThreadLockScan {
+/** Lock files are only stat'ed, never opened; one that is not a regular file is reported to `onRefused`. */
+export function scanThreadLocks(
+  home: string, proc: ProcPort, onError: (msg: string) => void, onRefused: (e: NotRegularFileError) => void = () => {},
+): ThreadLockScan {
   const dir = join(home, 'thread-writer-locks');
   let names: string[];
   try {
@@ -55,7 +59,8 @@ export function scanThreadLocks(home: string, proc: ProcPort, onError: (msg: str
     const path = join(dir, name);
     let st;
     try { st = statSync(path); } catch { continue; } // raced with an unload
-    if (!st.isFile()) continue;
+    const kind = notRegularKind(st);
+    if (kind !== null) { onRefused(new NotRegularFileError(path, kind)); continue; }
     files.push({ id, path, st });
   }
   // Only files whose inode the kernel lists are confirmed, all in one pass over the holders' fds.

@@ -9,6 +9,8 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { readJsonlFrom } from '../jsonl/index.ts';
+import { assertSqliteFilesRegular, isNotRegularFile, statRegularFile } from '../regular-file/index.ts';
+import type { NotRegularFileError } from '../regular-file/index.ts';
 
 export interface ThreadRow {
   id: string;
@@ -42,8 +44,12 @@ function stamp(path: string): string | null {
   return parts[0] === '-' ? null : parts.join('|');
 }
 
-/** Runs one SELECT on a read-only connection and closes it. Throws on any SQLite error (caller counts). */
+/**
+ * Runs one SELECT on a read-only connection and closes it. Throws on any SQLite error, and for a store
+ * or side file that is not a regular file (SQLite's own open would block on a FIFO); the caller counts.
+ */
 function selectAll(path: string, sql: string): Row[] {
+  assertSqliteFilesRegular(path);
   const db = new Database(path, { readonly: true, fileMustExist: true, timeout: 200 });
   try {
     return db.prepare(sql).all() as Row[];
@@ -61,7 +67,19 @@ export interface ThreadStore {
   names(): Map<string, string>;
 }
 
-export function createThreadStore(home: string, onError: (msg: string) => void): ThreadStore {
+/**
+ * `onError` hears unreadable stores; `onRefused` a store file that is not a regular file (FIFO,
+ * socket, device), which is never opened. Default: counted as an error.
+ */
+export function createThreadStore(
+  home: string,
+  onError: (msg: string) => void,
+  onRefused: (e: NotRegularFileError) => void = (e) => onError(e.message),
+): ThreadStore {
+  const failed = (path: string, e: unknown): void => {
+    if (isNotRegularFile(e)) onRefused(e);
+    else onError(`read ${path}: ${(e as Error).message}`);
+  };
   const cache = new Map<string, { stamp: string; value: unknown }>();
   const cached = <T>(path: string, empty: T, load: () => T): T => {
     const st = stamp(path);
@@ -73,7 +91,7 @@ export function createThreadStore(home: string, onError: (msg: string) => void):
       cache.set(path, { stamp: st, value });
       return value;
     } catch (e) {
-      onError(`read ${path}: ${(e as Error).message}`);
+      failed(path, e);
       return (hit?.value as T | undefined) ?? empty;
     }
   };
@@ -109,7 +127,12 @@ export function createThreadStore(home: string, onError: (msg: string) => void):
     }),
     names: () => {
       let st;
-      try { st = statSync(indexPath); } catch { return names.map; }
+      try {
+        st = statRegularFile(indexPath);
+      } catch (e) {
+        if (isNotRegularFile(e)) onRefused(e); // else absent: no names yet
+        return names.map;
+      }
       if (st.size === names.size && st.mtimeMs === names.mtimeMs) return names.map;
       // Appended only; a shorter file was rewritten: start over.
       if (st.size < names.offset) names = { offset: 0, size: -1, mtimeMs: -1, map: new Map() };
@@ -119,7 +142,7 @@ export function createThreadStore(home: string, onError: (msg: string) => void):
           if (typeof o.id === 'string' && typeof o.thread_name === 'string' && o.thread_name !== '') names.map.set(o.id.toLowerCase(), o.thread_name);
         });
         names = { ...names, offset: r.offset, size: st.size, mtimeMs: st.mtimeMs };
-      } catch (e) { onError(`read ${indexPath}: ${(e as Error).message}`); }
+      } catch (e) { failed(indexPath, e); }
       return names.map;
     },
   };

@@ -2,8 +2,9 @@
  * Repo root and branch of a directory by reading git's own files — no `git` child per session
  * (a board refresh may ask for dozens of cwds).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { readRegularText } from '../regular-file/index.ts';
 
 export interface GitInfo {
   /** The work tree root (the directory holding `.git`), null outside any repository. */
@@ -16,9 +17,15 @@ export interface GitInfo {
 export interface GitFsOperations {
   /** 'dir', 'file', or null when the path does not exist or cannot be stat'ed. Default: fs.statSync. */
   kind(path: string): 'dir' | 'file' | null;
-  /** File text, or null when unreadable. Default: fs.readFileSync(path, 'utf8'). */
+  /**
+   * File text, or null when unreadable. Default: readRegularText (a regular file of at most 64 KiB,
+   * opened non-blocking: a FIFO or device named `.git` or `HEAD` in some cwd is never waited on).
+   */
   readText(path: string): string | null;
 }
+
+/** `.git` files and HEAD are one line; a ref name is at most a few hundred bytes. */
+const MAX_GIT_FILE_BYTES = 64 * 1024;
 
 export const realGitFs: GitFsOperations = {
   kind(path) {
@@ -31,7 +38,7 @@ export const realGitFs: GitFsOperations = {
   },
   readText(path) {
     try {
-      return readFileSync(path, 'utf8');
+      return readRegularText(path, MAX_GIT_FILE_BYTES);
     } catch {
       return null;
     }

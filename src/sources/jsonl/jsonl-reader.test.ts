@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { makeSpecialFile, SPECIAL_KINDS, startFifoUnblocker } from '../../../test/fakes/special-files.ts';
+import { isNotRegularFile } from '../regular-file/index.ts';
 import { readJsonlFrom, readJsonlTail } from './index.ts';
 import type { JsonlReadOptions, JsonlReadResult } from './index.ts';
 
@@ -93,6 +95,20 @@ describe('readJsonlFrom', () => {
 
   it('throws for an unreadable file, never for content', () => {
     assert.throws(() => readAll(join(dir, 'missing.jsonl')), { code: 'ENOENT' });
+  });
+
+  it('refuses a FIFO, a socket or a device at once, unread (a blocking open would freeze the daemon)', () => {
+    const unblocker = startFifoUnblocker(dir); // frees a blocked open after 2 s, so a regression fails instead of hanging
+    try {
+      for (const kind of SPECIAL_KINDS) {
+        const p = join(dir, `special-${kind}.jsonl`);
+        makeSpecialFile(p, kind);
+        assert.throws(() => readAll(p), isNotRegularFile, kind);
+        assert.throws(() => readJsonlTail(p, 100), isNotRegularFile, kind);
+      }
+    } finally {
+      unblocker.stop();
+    }
   });
 
   it('the ignore filter sees the head and skips lines without JSON.parse', () => {

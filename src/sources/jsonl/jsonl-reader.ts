@@ -3,7 +3,8 @@
  * '\n' byte only — never `readline`, which also breaks on U+2028/U+2029 and would hand us a
  * half-written last line. Content problems are counted, never thrown.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { openRegularFile } from '../regular-file/index.ts';
 
 export interface JsonlReadResult {
   /** Byte offset just past the last complete line consumed; resume from here. */
@@ -55,7 +56,8 @@ type LineMode = 'collect' | 'ignored' | 'oversize' | 'discard';
  * array. A final line without '\n' is not consumed (it may still be being written). If the file
  * is now shorter than `offset` (rewritten), nothing is read and `offset` comes back unchanged:
  * callers compare with the file size and restart from 0.
- * Throws only when the file cannot be opened or read (the caller counts that).
+ * Throws only when the file cannot be opened or read, or is not a regular file (NotRegularFileError:
+ * a FIFO or device is never read, so it cannot block); the caller counts that.
  */
 export function readJsonlFrom(path: string, offset: number, onRecord: OnRecord, options: JsonlReadOptions = {}): JsonlReadResult {
   return scanJsonlFile(path, offset, onRecord, options);
@@ -63,7 +65,7 @@ export function readJsonlFrom(path: string, offset: number, onRecord: OnRecord, 
 
 /** readJsonlFrom with the tail reader's mid-line start; not exported from the folder. */
 export function scanJsonlFile(path: string, offset: number, onRecord: OnRecord, options: JsonlScanOptions): JsonlReadResult {
-  const fd = openSync(path, 'r');
+  const { fd } = openRegularFile(path);
   try {
     return scanFd(fd, offset, onRecord, options);
   } finally {

@@ -2,7 +2,8 @@
  * "Status from the transcript tail": parse only the last bytes of a JSONL file, so a source can
  * tell what a session is doing now without reading a 100 MB transcript from the start.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegularFile } from '../regular-file/index.ts';
 import { scanJsonlFile } from './jsonl-reader.ts';
 import type { JsonlReadOptions } from './jsonl-reader.ts';
 
@@ -11,7 +12,7 @@ export type JsonlTailOptions = Pick<JsonlReadOptions, 'ignore' | 'headBytes' | '
 /**
  * Parsed records of the complete lines within the last `maxBytes` of `path`, oldest first.
  * The first line is dropped when the window starts inside it; a final line without '\n' is
- * left out, as readJsonlFrom does. Throws only when the file cannot be read.
+ * left out, as readJsonlFrom does. Throws only when the file cannot be read or is not a regular file.
  */
 export function readJsonlTail(path: string, maxBytes: number, options: JsonlTailOptions = {}): unknown[] {
   const { start, midLine } = tailStart(path, maxBytes);
@@ -22,9 +23,9 @@ export function readJsonlTail(path: string, maxBytes: number, options: JsonlTail
 
 /** Where the window starts, and whether that is inside a line (the byte before is not '\n'). */
 function tailStart(path: string, maxBytes: number): { start: number; midLine: boolean } {
-  const fd = openSync(path, 'r');
+  const { fd, stats } = openRegularFile(path);
   try {
-    const size = fstatSync(fd).size;
+    const size = stats.size;
     const start = Math.max(0, size - Math.max(0, maxBytes));
     if (start === 0) return { start, midLine: false };
     const before = Buffer.alloc(1);

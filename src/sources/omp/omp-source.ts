@@ -59,6 +59,7 @@ export function createOmpSource(options: OmpSourceOptions = {}): SessionSource {
   const proc = options.proc ?? createProc();
   return createFamilySource({
     harness: 'omp',
+    home,
     sessionsDir: path.join(home, 'agent', 'sessions'),
     watchDirs: [path.join(home, 'agent', 'sessions'), path.join(paths.runDir, 'daemons'), paths.pointerDir, ...(statusDir ? [statusDir] : [])],
     proc,
@@ -91,6 +92,7 @@ export function collectOmpLive(table: ProcessTable, paths: OmpPaths, proc: Pick<
   const runs = readRunClients(paths.runDir, table, isOmpProcess);
   const registry = readStatusRegistry(paths.statusDir, table, isOmpProcess, isPiProcess);
   const leases = leaseClaims(paths.leaseDir, table, proc);
+  let notRegular = runs.notRegular + registry.notRegular;
   const processes: LiveProcess[] = [];
   for (const p of table.byPid.values()) {
     if (!isOmpProcess(p)) continue;
@@ -100,11 +102,11 @@ export function collectOmpLive(table: ProcessTable, paths: OmpPaths, proc: Pick<
     if (reg?.sessionId) claimIds.push(reg.sessionId);
     if (reg?.sessionFile) claimFiles.push(reg.sessionFile);
     const pts = ptsNumber(p.ttyNr);
-    const pointer = pts === null ? null : readTerminalPointer(paths.pointerDir, pts);
+    const pointer = pts === null ? null : readTerminalPointer(paths.pointerDir, pts, () => notRegular++);
     if (pointer && pointer.mtimeMs >= p.startedAtMs - START_SLACK_MS) claimFiles.push(pointer.sessionFile);
     processes.push({ pid: p.pid, startedAtMs: p.startedAtMs, cwd: p.cwd, claimIds, claimFiles, exact: reg ? { state: reg.state, since: reg.updatedAt } : null });
   }
-  return { processes, stale: runs.stale + registry.stale };
+  return { processes, stale: runs.stale + registry.stale, notRegular };
 }
 
 /**

@@ -44,7 +44,7 @@ describe('omp clients run files', () => {
   });
 
   it('no run directory: nothing, nothing stale', () => {
-    assert.deepEqual(readRunClients(path.join(tmp, 'absent'), createFakeProc().snapshot(), isOmpProcess), { clients: [], stale: 0 });
+    assert.deepEqual(readRunClients(path.join(tmp, 'absent'), createFakeProc().snapshot(), isOmpProcess), { clients: [], stale: 0, notRegular: 0 });
   });
 });
 

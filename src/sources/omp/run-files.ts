@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ProcInfo, ProcessTable } from '../proc/types.ts';
+import { isNotRegularFile, readRegularFile } from '../regular-file/index.ts';
 
 export interface RunClient {
   pid: number;
@@ -19,6 +20,8 @@ export interface RunClientsRead {
   clients: RunClient[];
   /** Dead or reused pids, other programs, empty/oversized/invalid-UTF-8/malformed files, directories. */
   stale: number;
+  /** Of `stale`: entries that were not regular files (FIFO, socket, device, directory), never read. */
+  notRegular: number;
 }
 
 const NAME = /^(\d+)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.json$/i;
@@ -27,31 +30,34 @@ const START_SLACK_MS = 2000;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function readRunClients(runDir: string, table: ProcessTable, isOmp: (p: ProcInfo) => boolean): RunClientsRead {
-  const out: RunClientsRead = { clients: [], stale: 0 };
+  const out: RunClientsRead = { clients: [], stale: 0, notRegular: 0 };
   for (const daemon of list(path.join(runDir, 'daemons'))) {
     const dir = path.join(runDir, 'daemons', daemon, 'clients');
     for (const name of list(dir)) {
       const m = NAME.exec(name);
       if (!m) continue;
-      const client = readClient(path.join(dir, name), Number(m[1]), table, isOmp);
+      const client = readClient(path.join(dir, name), Number(m[1]), table, isOmp, out);
       if (client) out.clients.push(client); else out.stale++;
     }
   }
   return out;
 }
 
-function readClient(file: string, pidFromName: number, table: ProcessTable, isOmp: (p: ProcInfo) => boolean): RunClient | undefined {
+function readClient(
+  file: string, pidFromName: number, table: ProcessTable, isOmp: (p: ProcInfo) => boolean, out: RunClientsRead,
+): RunClient | undefined {
   try {
-    const st = fs.statSync(file);
-    if (!st.isFile() || st.size === 0 || st.size > MAX_BYTES) return undefined;
-    const parsed: unknown = JSON.parse(strictUtf8.decode(fs.readFileSync(file)));
+    const { bytes, stats: st } = readRegularFile(file, MAX_BYTES);
+    if (bytes.length === 0) return undefined;
+    const parsed: unknown = JSON.parse(strictUtf8.decode(bytes));
     if (typeof parsed !== 'object' || parsed === null) return undefined;
     const o = parsed as Record<string, unknown>;
     if (o['pid'] !== pidFromName) return undefined;
     const p = table.byPid.get(pidFromName);
     if (!p || !isOmp(p) || p.startedAtMs > st.mtimeMs + START_SLACK_MS) return undefined;
     return { pid: pidFromName, projectDir: typeof o['projectDir'] === 'string' ? o['projectDir'] : null, file };
-  } catch {
+  } catch (e) {
+    if (isNotRegularFile(e)) out.notRegular++;
     return undefined;
   }
 }

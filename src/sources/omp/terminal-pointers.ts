@@ -4,8 +4,8 @@
  * `cwdstat <dev> <ino>`. A pointer outlives its process, so it is trusted only when written since
  * the process now on that tty started.
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import { isNotRegularFile, readRegularFile } from '../regular-file/index.ts';
 
 export interface TerminalPointer {
   cwd: string;
@@ -22,15 +22,16 @@ export function ptsNumber(ttyNr: number): number | null {
   return (major - 136) * 256 + minor;
 }
 
-export function readTerminalPointer(dir: string, pts: number): TerminalPointer | null {
+/** The pointer of tty `pts`, or null; `onRefused` hears a pointer that is not a regular file (never read). */
+export function readTerminalPointer(dir: string, pts: number, onRefused: () => void = () => {}): TerminalPointer | null {
   const file = path.join(dir, `pts-${pts}`);
   try {
-    const st = fs.statSync(file);
-    if (!st.isFile() || st.size > 64 * 1024) return null;
-    const [cwd, sessionFile] = fs.readFileSync(file, 'utf8').split('\n');
+    const { bytes, stats: st } = readRegularFile(file, 64 * 1024);
+    const [cwd, sessionFile] = bytes.toString('utf8').split('\n');
     if (!cwd || !sessionFile || !path.isAbsolute(sessionFile) || !sessionFile.endsWith('.jsonl')) return null;
     return { cwd, sessionFile, mtimeMs: st.mtimeMs };
-  } catch {
+  } catch (e) {
+    if (isNotRegularFile(e)) onRefused();
     return null;
   }
 }

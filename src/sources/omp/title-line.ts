@@ -4,6 +4,7 @@
  * After any change the first line alone is re-read.
  */
 import fs from 'node:fs';
+import { openRegularFile } from '../regular-file/index.ts';
 
 /** Longest first line looked at; the real one is a title plus ~200 bytes of padding. */
 const MAX_HEAD = 16 * 1024;
@@ -12,7 +13,7 @@ const MAX_HEAD = 16 * 1024;
 export function readTitleLine(file: string): string | null {
   let fd: number | undefined;
   try {
-    fd = fs.openSync(file, 'r');
+    fd = openRegularFile(file).fd; // a FIFO swapped in since the listing is refused, never waited on
     const buf = Buffer.alloc(MAX_HEAD);
     const n = fs.readSync(fd, buf, 0, MAX_HEAD, 0);
     const nl = buf.subarray(0, n).indexOf(10);

@@ -13,6 +13,7 @@
  */
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
+import { assertSqliteFilesRegular } from '../regular-file/index.ts';
 import {
   chooseTitle, count, isPlaceholderTitle, numberOrNull, parseSessionModel, stringOrNull,
   type MessageFacts, type OpenCodeSessionSummary, type RunningTool,
@@ -27,8 +28,12 @@ export interface DbScanResult {
   malformed: number;
 }
 
-/** Opens the store read-only; throws when it is missing or unreadable (the caller counts the failure). */
+/**
+ * Opens the store read-only; throws when it is missing or unreadable, or when it or a side file is not
+ * a regular file (NotRegularFileError: SQLite would block opening a FIFO). The caller counts the failure.
+ */
 export function openOpenCodeDb(dbPath: string): Db {
+  assertSqliteFilesRegular(dbPath);
   // timeout: wait at most 250 ms on a busy store (WAL recovery) rather than better-sqlite3's 5 s default.
   return new Database(dbPath, { readonly: true, fileMustExist: true, timeout: 250 });
 }

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isOpenCodeId } from '../ids.ts';
+import { isNotRegularFile, readRegularFile, statRegularFile } from '../regular-file/index.ts';
 import {
   chooseTitle, count, numberOrNull, stringOrNull, type MessageFacts, type OpenCodeSessionSummary,
 } from './summary.ts';
@@ -15,6 +16,8 @@ import {
 export interface JsonScanCounters {
   filesScanned: number;
   filesSkipped: number;
+  /** Of `filesSkipped`: FIFOs, sockets, devices and directories named like a record, never read. */
+  notRegular: number;
   malformed: number;
   errors: string[];
 }
@@ -39,6 +42,7 @@ export function scanJsonStorage(
         if (s) out.set(id, s);
       } catch (e) {
         counters.filesSkipped++;
+        if (isNotRegularFile(e)) counters.notRegular++;
         counters.errors.push(`opencode json ${id}: ${(e as Error).message}`);
       }
     }
@@ -49,8 +53,7 @@ export function scanJsonStorage(
 function readSession(
   storageDir: string, file: string, id: string, prev: OpenCodeSessionSummary | undefined, counters: JsonScanCounters,
 ): OpenCodeSessionSummary | undefined {
-  const st = fs.statSync(file);
-  if (!st.isFile()) { counters.filesSkipped++; return undefined; }
+  const st = statRegularFile(file); // throws for a FIFO or directory named like a session: counted by the caller
   const msgDir = path.join(storageDir, 'message', id);
   const names = listDir(msgDir, counters).filter((n) => n.startsWith('msg_') && n.endsWith('.json')).sort();
   const last = names.at(-1);
@@ -101,13 +104,13 @@ function toFacts(id: string, m: Record<string, unknown>): MessageFacts | null {
 
 function readRecord(file: string, counters: JsonScanCounters): Record<string, unknown> | null {
   try {
-    const st = fs.statSync(file);
-    if (!st.isFile() || st.size > MAX_RECORD_BYTES) { counters.filesSkipped++; return null; }
+    const text = readRegularFile(file, MAX_RECORD_BYTES).bytes.toString('utf8');
     counters.filesScanned++;
-    const v: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+    const v: unknown = JSON.parse(text);
     if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code) { counters.filesSkipped++; return null; }
+    if (isNotRegularFile(e)) counters.notRegular++;
+    if ((e as NodeJS.ErrnoException).code) { counters.filesSkipped++; return null; } // unreadable, not a file, too large
   }
   counters.malformed++;
   return null;

@@ -58,7 +58,7 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions = {}): Sessi
   const git = options.git ?? createGitReader({ ttlMs: 2000 });
   const http = options.http ?? createOpenCodeHttp();
   const price = options.price ?? ((model, tokens) => priceTokens(model, tokens));
-  const counters: StoreCounters = { filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, errors: [] };
+  const counters: StoreCounters = { filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] };
   const store = createStoreScanner({ dbPath, storageDir, index: options.index ?? createMemoryTranscriptIndex(), counters });
 
   async function snapshot(): Promise<Snapshot> {
@@ -150,7 +150,10 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions = {}): Sessi
     end,
     resumeArgv: (id) => (isOpenCodeId(id) ? ['opencode', '-s', id] : null),
     isValidId: isOpenCodeId,
-    diagnostics: (): SourceDiagnostics => ({ harness: 'opencode', ...counters, errors: [...counters.errors], staleRegistryFiles: 0 }),
+    diagnostics: (): SourceDiagnostics => ({
+      harness: 'opencode', filesScanned: counters.filesScanned, filesSkipped: counters.filesSkipped, linesParsed: counters.linesParsed,
+      linesSkipped: counters.linesSkipped, staleRegistryFiles: 0, notRegularFiles: counters.notRegular, errors: [...counters.errors],
+    }),
   };
 }
 

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TranscriptIndex } from '../contract.ts';
+import { isNotRegularFile } from '../regular-file/index.ts';
 import { openOpenCodeDb, scanOpenCodeDb } from './db-reader.ts';
 import { scanJsonStorage } from './json-storage.ts';
 import type { OpenCodeSessionSummary } from './summary.ts';
@@ -16,6 +17,8 @@ export interface StoreCounters {
   filesSkipped: number;
   linesParsed: number;
   linesSkipped: number;
+  /** Of `filesSkipped`: store or record files that were FIFOs, sockets, devices or directories, never read. */
+  notRegular: number;
   errors: string[];
 }
 
@@ -51,6 +54,7 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
       index.put({ path: dbPath, harness: 'opencode', size: st.size, mtimeMs: st.mtimeMs, offset: 0, summary: { fp } });
     } catch (e) {
       counters.filesSkipped++;
+      if (isNotRegularFile(e)) counters.notRegular++;
       pushError(counters, `opencode db ${dbPath}: ${(e as Error).message}`);
     } finally {
       handle?.close();
@@ -58,10 +62,11 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
   }
 
   function scanJson(): void {
-    const c = { filesScanned: 0, filesSkipped: 0, malformed: 0, errors: [] as string[] };
+    const c = { filesScanned: 0, filesSkipped: 0, notRegular: 0, malformed: 0, errors: [] as string[] };
     const next = scanJsonStorage(storageDir, json, c);
     counters.filesScanned += c.filesScanned;
     counters.filesSkipped += c.filesSkipped;
+    counters.notRegular += c.notRegular;
     counters.linesSkipped += c.malformed;
     for (const e of c.errors) pushError(counters, e);
     persist(storageDir, json, next);

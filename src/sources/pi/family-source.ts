@@ -21,10 +21,14 @@ export interface LiveEvidence {
   processes: LiveProcess[];
   /** Run/registry files left behind by dead or replaced processes. */
   stale: number;
+  /** Run, registry or pointer entries that were not regular files (FIFO, socket, device), never read. */
+  notRegular: number;
 }
 
 export interface FamilyConfig {
   harness: 'pi' | 'omp';
+  /** The harness's home: linked session files are read only when they resolve inside it. */
+  home: string;
   sessionsDir: string;
   /** Directories whose changes matter to `watch`. */
   watchDirs: string[];
@@ -47,11 +51,13 @@ interface Snapshot { sessions: Session[]; table: ProcessTable }
 
 export function createFamilySource(config: FamilyConfig): SessionSource {
   const { harness, proc } = config;
-  let diag: SourceDiagnostics = { harness, filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, staleRegistryFiles: 0, errors: [] };
+  let diag: SourceDiagnostics = {
+    harness, filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, staleRegistryFiles: 0, notRegularFiles: 0, errors: [],
+  };
 
   const snapshot = (): Snapshot => {
     const table = proc.snapshot();
-    const scan = scanTranscripts({ harness, sessionsDir: config.sessionsDir, index: config.index, afterRead: config.afterRead });
+    const scan = scanTranscripts({ harness, sessionsDir: config.sessionsDir, home: config.home, index: config.index, afterRead: config.afterRead });
     const live = config.collectLive(table);
     const transcripts = newestPerId(scan.transcripts);
     const owners = assignLive(live.processes, transcripts.map((t) => ({ id: t.id, path: t.path, cwd: t.summary.cwd, mtimeMs: t.mtimeMs })));
@@ -64,6 +70,7 @@ export function createFamilySource(config: FamilyConfig): SessionSource {
       linesParsed: scan.transcripts.reduce((n, t) => n + t.summary.linesParsed, 0),
       linesSkipped: scan.transcripts.reduce((n, t) => n + t.summary.linesSkipped, 0),
       staleRegistryFiles: live.stale,
+      notRegularFiles: scan.notRegular + live.notRegular,
       errors: scan.errors.slice(0, 20),
     };
     return { sessions, table };

@@ -108,6 +108,26 @@ describe('pi source', () => {
     assert.deepEqual(proc.signals, []);
   });
 
+  it('a file without a pi record, or a link leading outside the agent dir, is not a session (issue 13, point 9)', async () => {
+    const { source, home } = fixture('links');
+    const dir = path.join(home, 'sessions', piSessionDirName('/w'));
+    const [C, D, E] = ['01a22b46-0000-7000-8000-00000000000c', '01a22b47-0000-7000-8000-00000000000d', '01a22b48-0000-7000-8000-00000000000e'];
+    fs.symlinkSync('/etc/passwd', path.join(dir, sessionFileName(C, iso(NOW))));
+    const outside = writeSession(path.join(tmp, 'links-elsewhere', sessionFileName(D, iso(NOW))), [header(D, '/w', iso(NOW)), user('x', iso(NOW))]);
+    fs.symlinkSync(outside, path.join(dir, sessionFileName(D, iso(NOW))));
+    const inside = writeSession(path.join(home, 'backup', sessionFileName(E, iso(NOW))), [header(E, '/w', iso(NOW)), user('y', iso(NOW))]);
+    fs.symlinkSync(inside, path.join(dir, sessionFileName(E, iso(NOW))));
+    fs.writeFileSync(path.join(dir, sessionFileName('01a22b49-0000-7000-8000-00000000000f', iso(NOW))), 'garbage\n{"type":"nope"}\n');
+    assert.deepEqual((await source.list()).map((s) => s.id).sort(), [A, B, E].sort(), 'a link inside the agent dir is followed');
+    assert.equal(source.diagnostics().errors.filter((e) => e.includes('leads outside')).length, 2);
+  });
+
+  it('last activity is the last record\'s time, not the file\'s mtime (issue 13, point 14)', async () => {
+    const { source, fa } = fixture('copied');
+    fs.utimesSync(fa, new Date(), new Date()); // copied or restored just now
+    assert.equal((await source.get(A))?.lastActivityAt, iso(NOW - 3_598_000));
+  });
+
   it('refuses malformed ids before anything else', async () => {
     const { source } = fixture('ids');
     await assert.rejects(source.end('../../etc'), { code: 'invalid_id' });

@@ -55,6 +55,7 @@ export function createPiSource(options: PiSourceOptions = {}): SessionSource {
   const statusDir = options.statusDir === undefined ? process.env['MUSTER_PI_STATUS_DIR'] || null : options.statusDir;
   return createFamilySource({
     harness: 'pi',
+    home,
     sessionsDir: path.join(home, 'sessions'),
     watchDirs: [path.join(home, 'sessions'), ...(statusDir ? [statusDir] : [])],
     proc: options.proc ?? createProc(),
@@ -88,5 +89,5 @@ export function collectPiLive(table: ProcessTable, statusDir: string | null): Li
       exact: reg ? { state: reg.state, since: reg.updatedAt } : null,
     });
   }
-  return { processes, stale: registry.stale };
+  return { processes, stale: registry.stale, notRegular: registry.notRegular };
 }

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isNotRegularFile, outsideMessage, resolvesInside, statRegularFile } from '../regular-file/index.ts';
 
 export interface SessionFile {
   path: string;
@@ -18,6 +19,8 @@ export interface SessionFileListing {
   files: SessionFile[];
   /** Entries named like a session file that are not readable regular files (a directory, a dangling link). */
   skipped: number;
+  /** Of `skipped`: FIFOs, sockets, devices and directories named like a session file, never read. */
+  notRegular: number;
   errors: string[];
 }
 
@@ -39,18 +42,24 @@ export function ompSessionDirName(cwd: string): string {
 
 /**
  * Every `*.jsonl` directly in `dir` or one level below (the per-cwd directories). Hidden files
- * (omp's transient `.<session>.jsonl.lock`) are not sessions. Never throws: a missing `dir` is an
- * empty listing, anything unreadable is counted.
+ * (omp's transient `.<session>.jsonl.lock`) are not sessions. Linked directories are not entered, and a
+ * linked file is kept only when it resolves inside `home` (default: `dir`). Never throws: a missing
+ * `dir` is an empty listing, anything unreadable is counted.
  */
-export function listSessionFiles(dir: string): SessionFileListing {
-  const out: SessionFileListing = { files: [], skipped: 0, errors: [] };
+export function listSessionFiles(dir: string, home = dir): SessionFileListing {
+  const out: SessionFileListing = { files: [], skipped: 0, notRegular: 0, errors: [] };
+  const add = (full: string, e: fs.Dirent): void => {
+    if (!e.isSymbolicLink() || resolvesInside(full, [home])) return addFile(full, out);
+    out.skipped++;
+    out.errors.push(outsideMessage(full));
+  };
   const top = readDir(dir, out, true);
   for (const e of top) {
     const full = path.join(dir, e.name);
-    if (e.name.endsWith('.jsonl')) { addFile(full, out); continue; }
+    if (e.name.endsWith('.jsonl')) { add(full, e); continue; }
     if (!e.isDirectory()) continue;
     for (const inner of readDir(full, out, false)) {
-      if (inner.name.endsWith('.jsonl') && !inner.name.startsWith('.')) addFile(path.join(full, inner.name), out);
+      if (inner.name.endsWith('.jsonl') && !inner.name.startsWith('.')) add(path.join(full, inner.name), inner);
     }
   }
   return out;
@@ -69,10 +78,13 @@ function readDir(dir: string, out: SessionFileListing, missingOk: boolean): fs.D
 function addFile(full: string, out: SessionFileListing): void {
   if (path.basename(full).startsWith('.')) return;
   try {
-    const st = fs.statSync(full);
-    if (!st.isFile()) { out.skipped++; return; }
+    const st = statRegularFile(full);
     out.files.push({ path: full, size: st.size, mtimeMs: st.mtimeMs, nameId: idFromFileName(path.basename(full)) });
-  } catch {
+  } catch (e) {
     out.skipped++;
+    if (isNotRegularFile(e)) {
+      out.notRegular++;
+      out.errors.push(e.message);
+    }
   }
 }

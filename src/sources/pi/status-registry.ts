@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ProcInfo, ProcessTable } from '../proc/types.ts';
 import { isUuid } from '../ids.ts';
+import { isNotRegularFile, readRegularFile } from '../regular-file/index.ts';
 import { asObj, num, str } from './records.ts';
 
 export interface RegistryEntry {
@@ -23,6 +24,8 @@ export interface RegistryRead {
   entries: Map<number, RegistryEntry>;
   /** Leftovers: dead pid, pid now another program or a later process, unreadable or malformed content. */
   stale: number;
+  /** Of `stale`: entries that were not regular files (FIFO, socket, device, directory), never read. */
+  notRegular: number;
 }
 
 /** Registry files are tiny; anything bigger is not one and is not read. */
@@ -41,7 +44,7 @@ export function readStatusRegistry(
   isHarness: (p: ProcInfo) => boolean,
   isSibling: (p: ProcInfo) => boolean,
 ): RegistryRead {
-  const out: RegistryRead = { entries: new Map(), stale: 0 };
+  const out: RegistryRead = { entries: new Map(), stale: 0, notRegular: 0 };
   if (dir === null) return out;
   let names: string[];
   try {
@@ -52,7 +55,7 @@ export function readStatusRegistry(
   for (const name of names) {
     const m = /^(\d+)\.json$/.exec(name);
     if (!m) continue;
-    const entry = parseEntry(path.join(dir, name), Number(m[1]));
+    const entry = parseEntry(path.join(dir, name), Number(m[1]), out);
     const proc = entry ? table.byPid.get(entry.pid) : undefined;
     if (entry && proc && !isHarness(proc) && isSibling(proc)) continue;
     if (!entry || !proc || !isHarness(proc) || !startedBefore(proc, entry)) { out.stale++; continue; }
@@ -61,11 +64,11 @@ export function readStatusRegistry(
   return out;
 }
 
-function parseEntry(file: string, pidFromName: number): RegistryEntry | undefined {
+function parseEntry(file: string, pidFromName: number, out: RegistryRead): RegistryEntry | undefined {
   try {
-    const st = fs.statSync(file);
-    if (!st.isFile() || st.size === 0 || st.size > MAX_BYTES) return undefined;
-    const o = asObj(JSON.parse(strictUtf8.decode(fs.readFileSync(file))));
+    const { bytes } = readRegularFile(file, MAX_BYTES);
+    if (bytes.length === 0) return undefined;
+    const o = asObj(JSON.parse(strictUtf8.decode(bytes)));
     const pid = num(o?.['pid']);
     const status = o?.['status'];
     if (!o || pid !== pidFromName || (status !== 'busy' && status !== 'idle')) return undefined;
@@ -78,7 +81,8 @@ function parseEntry(file: string, pidFromName: number): RegistryEntry | undefine
       state: status,
       updatedAt: updatedAt === undefined ? null : new Date(updatedAt).toISOString(),
     };
-  } catch {
+  } catch (e) {
+    if (isNotRegularFile(e)) out.notRegular++;
     return undefined;
   }
 }

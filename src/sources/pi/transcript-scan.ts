@@ -4,6 +4,7 @@
  * or whose mtime went back was rewritten: it is read again from 0.
  */
 import { readJsonlFrom } from '../jsonl/index.ts';
+import { isNotRegularFile } from '../regular-file/index.ts';
 import type { TranscriptIndex, TranscriptIndexEntry } from '../contract.ts';
 import { asObj } from './records.ts';
 import { listSessionFiles } from './session-files.ts';
@@ -25,12 +26,16 @@ export interface ScanResult {
   filesScanned: number;
   /** Unreadable files, directories named like session files, files with no session in them. */
   filesSkipped: number;
+  /** Of `filesSkipped`: entries that were not regular files (FIFO, socket, device, directory), never read. */
+  notRegular: number;
   errors: string[];
 }
 
 export interface ScanOptions {
   harness: 'pi' | 'omp';
   sessionsDir: string;
+  /** Linked session files are read only when they resolve inside it. Default: sessionsDir. */
+  home?: string;
   index: TranscriptIndex;
   /** Lines longer than this are skipped unparsed. Default: 8 MiB. */
   maxLineBytes?: number;
@@ -39,8 +44,10 @@ export interface ScanOptions {
 }
 
 export function scanTranscripts(options: ScanOptions): ScanResult {
-  const listing = listSessionFiles(options.sessionsDir);
-  const result: ScanResult = { transcripts: [], filesScanned: 0, filesSkipped: listing.skipped, errors: [...listing.errors] };
+  const listing = listSessionFiles(options.sessionsDir, options.home);
+  const result: ScanResult = {
+    transcripts: [], filesScanned: 0, filesSkipped: listing.skipped, notRegular: listing.notRegular, errors: [...listing.errors],
+  };
   const seen = new Set<string>();
   for (const file of listing.files) {
     seen.add(file.path);
@@ -84,6 +91,7 @@ function readIncrementally(file: SessionFile, options: ScanOptions, result: Scan
     return summary;
   } catch (e) {
     result.filesSkipped++;
+    if (isNotRegularFile(e)) result.notRegular++; // replaced by a FIFO or device since it was listed
     result.errors.push(`${file.path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
     return undefined;
   }

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createFakePs, withPathAndZone } from '../../../test/fakes/fake-ps.ts';
 import { createPsProc, descendants, parseProcLocks, parsePsTable, parseStat } from './index.ts';
 import type { ProcessTable } from './index.ts';
 
@@ -78,7 +79,7 @@ describe('ps fallback (macOS)', () => {
     'not a row',
   ].join('\n');
   const args = ['    1 /sbin/launchd', '  501 /Applications/My App.app/Contents/MacOS/my app --flag', '  612 node /x/claude --resume abc'].join('\n');
-  const boot = Date.parse('Mon Nov 30 07:43:00 2026');
+  const boot = Date.parse('Mon Nov 30 07:43:00 2026 UTC'); // ps runs with TZ=UTC
 
   it('parses the table with start times relative to boot', () => {
     const t = parsePsTable(rows, args, boot, 100);
@@ -110,6 +111,18 @@ describe('ps fallback (macOS)', () => {
     assert.equal(proc.probeLock('/tmp/x'), null);
     assert.deepEqual(proc.lockHolders('/tmp/x'), []);
     assert.deepEqual(proc.locks(), []);
+  });
+
+  it('runs ps with LC_ALL=C and TZ=UTC and reads lstart as UTC, whatever the zone here (issue 13, point 20)', () => {
+    const ps = createFakePs('Tue Dec  1 12:00:00 2026');
+    try {
+      const me = withPathAndZone(ps.dir, 'Asia/Tokyo', () => createPsProc({ bootTimeMs: 0 }).read(4242));
+      assert.equal(me?.startedAtMs, Date.UTC(2026, 11, 1, 12));
+      assert.deepEqual([...new Set(ps.calls())], ['TZ=UTC LC_ALL=C']);
+      assert.equal(ps.calls().length, 2, 'the table and the argv');
+    } finally {
+      ps.cleanup();
+    }
   });
 
   it('does not crash when ps is missing', () => {

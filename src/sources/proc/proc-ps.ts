@@ -5,11 +5,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { signalPid } from './proc-signal.ts';
+import { parseLstart, psEnv } from './ps-env.ts';
 import { basename } from 'node:path';
 import type { ProcInfo, ProcPort, ProcessTable } from './types.ts';
 
 export interface PsProcOptions {
-  /** Runs a command and returns its stdout; throws when it fails. Default: execFileSync with LC_ALL=C. */
+  /** Runs a command and returns its stdout; throws when it fails. Default: execFileSync under psEnv (LC_ALL=C, TZ=UTC). */
   run?: (file: string, args: string[]) => string;
   /** Ticks per second used to express start times as startTicks. Default: 100. */
   clockTicks?: number;
@@ -77,7 +78,8 @@ const ROW = /^\s*(\d+)\s+(\d+)\s+(\d+)\s+(-?\d+)\s+(\S+\s+\S+\s+\d+\s+[\d:]+\s+\
 /**
  * Joins the two `ps` outputs. argv comes from `args`, split on spaces: ps flattens argv into one
  * string, so arguments containing spaces cannot be recovered here (Linux /proc has no such loss).
- * tty names become a stable non-zero ttyNr; startTicks are derived from lstart (1 s resolution).
+ * tty names become a stable non-zero ttyNr; startTicks are derived from lstart (UTC, as psEnv has ps
+ * print it; 1 s resolution).
  */
 export function parsePsTable(rows: string, args: string, bootTimeMs: number, clockTicks: number): Map<number, ProcInfo> {
   const argvByPid = new Map<number, string[]>();
@@ -90,7 +92,7 @@ export function parsePsTable(rows: string, args: string, bootTimeMs: number, clo
     const m = ROW.exec(line);
     if (!m) continue;
     const [, pid = '', ppid = '', pgid = '', tpgid = '', lstart = '', tty = '', comm = ''] = m;
-    const startMs = Date.parse(lstart); // local time, as ps prints it
+    const startMs = parseLstart(lstart); // UTC: ps runs under psEnv
     const startedAtMs = Number.isFinite(startMs) ? startMs : bootTimeMs;
     const argv = argvByPid.get(Number(pid)) ?? [comm.trim()];
     out.set(Number(pid), {
@@ -119,7 +121,7 @@ function ttyNumber(tty: string): number {
 }
 
 function defaultRun(file: string, args: string[]): string {
-  return execFileSync(file, args, { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024, timeout: 5000 });
+  return execFileSync(file, args, { encoding: 'utf8', env: psEnv(), stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024, timeout: 5000 });
 }
 
 /** macOS `kern.boottime` prints `{ sec = 1700000000, usec = 5 } ...`. */

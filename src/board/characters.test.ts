@@ -1,7 +1,7 @@
 // Characters and packs against a real SQLite store and real files (BEHAVIOUR E).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createBoardFixture, GIF_1PX, PNG_1PX, SVG_WITH_SCRIPT } from './board-fixtures.ts';
 import { resolveCharacter } from './resolve.ts';
@@ -80,4 +80,42 @@ test('deleting the active pack falls back to the builtin one and removes its fil
   assert.ok(!existsSync(join(f.dir, 'packs', 'my-crew')));
   assert.deepEqual(readdirSync(join(f.dir, 'packs')), []);
   await assert.rejects(f.characters.deletePack('my-crew'), code('pack_not_found'));
+});
+
+test('copyPack: a builtin pack copied whole (ids, emoji, harness families); an unknown or malformed source is refused', async () => {
+  const { pack, skipped } = await f.characters.copyPack('critters');
+  assert.equal(pack.name, 'Critters copy');
+  assert.equal(pack.builtin, false);
+  assert.deepEqual(skipped, []);
+  const critters = (await f.characters.characters()).packs.find((p) => p.id === 'critters');
+  const stored = (await f.characters.characters()).packs.find((p) => p.id === pack.id);
+  assert.deepEqual(stored?.characters, critters?.characters, 'the same characters, in order');
+  // A copy is the operator's own: it can be changed, the builtin cannot.
+  await f.characters.addEmoji(pack.id, '🐈', 'cat');
+  assert.equal((await f.characters.characters()).packs.find((p) => p.id === 'critters')?.characters.length, critters?.characters.length);
+  await assert.rejects(f.characters.copyPack('no-such-pack', 'x'), code('pack_not_found'));
+  await assert.rejects(f.characters.copyPack('../etc', 'x'), code('invalid_argument'));
+  await assert.rejects(f.characters.copyPack(null, 'x'), code('invalid_argument'));
+  await f.characters.deletePack(pack.id);
+});
+
+test('copyPack: an uploaded pack copied with its image files; the copy outlives its source', async () => {
+  const src = await f.characters.createPack('Uploads');
+  const cat = await f.characters.addEmoji(src.id, '🐈', 'cat');
+  const img = await f.characters.addImage(src.id, PNG_1PX, 'dot');
+  const { pack } = await f.characters.copyPack(src.id, 'Uploads Two');
+  assert.equal(pack.id, 'uploads-two');
+  assert.deepEqual(pack.characters.map((c) => c.id), [cat.id, img.id]);
+  assert.ok(existsSync(join(f.dir, 'packs', 'uploads-two', img.file as string)), 'the image file was copied');
+  await f.characters.deletePack(src.id);
+  const read = await f.characters.readFile('uploads-two', img.file as string);
+  assert.deepEqual(Buffer.from(read?.bytes ?? []), PNG_1PX, 'served from the copy after the source is gone');
+  // A source image whose file vanished is left out and named, not copied as a dead character.
+  const gone = await f.characters.addImage('uploads-two', GIF_1PX, 'gone');
+  rmSync(join(f.dir, 'packs', 'uploads-two', gone.file as string));
+  const again = await f.characters.copyPack('uploads-two', 'Third');
+  assert.deepEqual(again.skipped, [gone.id]);
+  assert.deepEqual(again.pack.characters.map((c) => c.id), [cat.id, img.id]);
+  await f.characters.deletePack('uploads-two');
+  await f.characters.deletePack('third');
 });

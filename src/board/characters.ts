@@ -27,6 +27,12 @@ export interface CharacterServiceOptions {
 export interface CharacterService {
   characters(): Promise<BoardCharacters>;
   createPack(name: unknown): Promise<Pack>;
+  /**
+   * A new pack holding a copy of `from`'s characters (builtin or custom) and image files, named `name`
+   * (default: "<source name> copy"). 400 for a malformed `from`, 404 for an unknown one. `skipped`
+   * lists image characters left out because their file is gone from the source pack.
+   */
+  copyPack(from: unknown, name?: unknown): Promise<{ pack: Pack; skipped: string[] }>;
   renamePack(pack: unknown, name: unknown): Promise<Pack>;
   deletePack(pack: unknown): Promise<void>;
   addEmoji(pack: unknown, emoji: unknown, name?: unknown): Promise<Character>;
@@ -38,6 +44,11 @@ export interface CharacterService {
   setActive(pack: unknown): Promise<void>;
   /** A pack's file, only if that pack lists it (BEHAVIOUR E); null otherwise. */
   readFile(pack: string, file: string): Promise<{ bytes: Uint8Array; mime: string; hash: string } | null>;
+}
+
+/** "<name> copy", kept within the 60 characters a name may have. */
+function copyName(name: string): string {
+  return `${name.slice(0, 55)} copy`;
 }
 
 function defaultRandomId(): string {
@@ -95,6 +106,36 @@ export function createCharacterService(options: CharacterServiceOptions): Charac
       const id = packIdFor(name, (x) => packs.some((p) => p.id === x));
       await repo.createPack({ id, name }, now());
       return { id, name, builtin: false, characters: [] };
+    },
+    async copyPack(fromValue, nameValue) {
+      const fromId = checkId(fromValue, PACK_ID, 'from');
+      const packs = await allPacks();
+      const source = packs.find((p) => p.id === fromId);
+      if (!source) throw new MusterError('pack_not_found', `no pack ${fromId} to copy`);
+      const name = nameValue === undefined || nameValue === '' ? copyName(source.name) : checkName(nameValue, 'name');
+      if (packs.length >= 200) throw new MusterError('invalid_argument', 'at most 200 packs');
+      const id = packIdFor(name, (x) => packs.some((p) => p.id === x));
+      const characters: Character[] = [];
+      const skipped: string[] = [];
+      try {
+        for (const c of source.characters) {
+          if (c.kind === 'image') {
+            const bytes = c.file ? await files.read(source.id, c.file) : null;
+            if (!bytes || !c.file) {
+              skipped.push(c.id);
+              continue;
+            }
+            await files.write(id, c.file, bytes);
+          }
+          characters.push({ ...c });
+        }
+        await repo.createPack({ id, name }, now(), characters);
+      } catch (e) {
+        // Nothing half-copied stays behind: the pack row is written last, in one transaction.
+        await files.removePack(id).catch(() => undefined);
+        throw e;
+      }
+      return { pack: { id, name, builtin: false, characters }, skipped };
     },
     async renamePack(packValue, nameValue) {
       const pack = await customPack(packValue);

@@ -23,7 +23,8 @@ export interface StoredScene {
 export interface BoardRepository {
   /** Custom packs (builtins are code, not rows), oldest first, characters in insertion order. */
   listPacks(): Promise<StoredPack[]>;
-  createPack(pack: { id: string; name: string }, at: string): Promise<void>;
+  /** Creates the pack with `characters` (in that order) in one transaction. */
+  createPack(pack: { id: string; name: string }, at: string, characters?: Character[]): Promise<void>;
   /** False when there is no such pack. */
   renamePack(id: string, name: string): Promise<boolean>;
   /** Removes the pack, its characters, and assignments and overrides that point into it. */

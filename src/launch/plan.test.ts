@@ -64,7 +64,16 @@ test('opencode keeps the user OPENCODE_CONFIG_CONTENT and adds the muster server
   assert.equal(cfg.autoupdate, false);
   assert.ok(cfg.mcp.mine);
   assert.equal(cfg.mcp.muster?.headers?.['x-muster-harness'], 'opencode');
-  assert.equal(p.env.OPENCODE_CONFIG_DIR, '/m/launch/lch_1/opencode');
+  // The status plugin is a TUI plugin named by OPENCODE_TUI_CONFIG: no config directory is added,
+  // so OpenCode installs nothing for it (a server plugin would make start-up wait for npm).
+  assert.equal(p.env.OPENCODE_CONFIG_DIR, undefined);
+  assert.equal(p.env.OPENCODE_TUI_CONFIG, '/m/launch/lch_1/opencode/tui.json');
+  assert.deepEqual(p.files.map((f) => [f.path, f.mode]), [['/m/launch/lch_1/opencode/muster-status.js', 0o600], ['/m/launch/lch_1/opencode/tui.json', 0o600]]);
+  assert.deepEqual(JSON.parse(p.files[1]!.content), { plugin: ['./muster-status.js'] });
+  assert.match(p.files[0]!.content, /export default \{\n {2}id: 'muster-status',\n {2}tui: /);
+  const mine = planLaunch(ctx('opencode', { env: { OPENCODE_TUI_CONFIG: '/home/u/tui.json' } }));
+  assert.equal(mine.env.OPENCODE_TUI_CONFIG, undefined, "the user's own TUI config is never replaced");
+  assert.deepEqual(mine.files, []);
   for (const h of ['pi', 'omp'] as const) {
     const q = planLaunch(ctx(h, { args: ['-p', 'x'] }));
     assert.deepEqual(q.argv, ['-e', '/m/launch/lch_1/muster-status.ts', '-p', 'x']);

@@ -1,6 +1,6 @@
 /**
  * The in-process status reporters Muster drops into harnesses that have no command hooks: an
- * OpenCode plugin and a pi/omp extension (both plain ES modules, no SDK import). Each posts its
+ * OpenCode TUI plugin and a pi/omp extension (both plain ES modules, no SDK import). Each posts its
  * harness's events to POST /api/hooks/<harness>/<event>, fire-and-forget (2 s bound: nothing waits on
  * it) except the shutdown post, which the harness awaits and which is bounded by 250 ms; each
  * finds the daemon from the wrapper's env or, when installed globally, from MUSTER_HOME's lock
@@ -71,19 +71,30 @@ function post(event, payload, timeoutMs = 2000) {
 `;
 }
 
-/** OpenCode plugin: every export is a plugin, so helpers stay unexported. */
+/**
+ * OpenCode TUI plugin (listed in a tui.json, loaded by the TUI). Not a server plugin: OpenCode 1.18.33
+ * makes every server plugin wait for the `@opencode-ai/plugin` install it starts in each config
+ * directory, which offline blocks start-up for minutes (see plan-inprocess.ts). A TUI plugin is the
+ * module's default export `{ id, tui }`; its `api.event.on` hands over the same bus events as a
+ * server plugin's `event` hook, in the TUI's process. Helpers stay unexported.
+ */
 export function opencodePluginSource(): string {
   return `${client('opencode')}
-const EVENTS = new Set(['session.status', 'session.idle', 'permission.asked', 'permission.replied', 'question.asked']);
+const EVENTS = ['session.status', 'session.idle', 'permission.asked', 'permission.replied', 'question.asked'];
 
-export const MusterStatus = async () => ({
-  event: async ({ event }) => {
-    if (!event || !EVENTS.has(event.type)) return;
-    const p = event.properties || {};
-    const permission = typeof p.permission === 'string' ? p.permission : typeof p.type === 'string' ? p.type : undefined;
-    void post(event.type, { sessionID: p.sessionID, status: p.status, permission });
+function forward(event) {
+  if (!event || !EVENTS.includes(event.type)) return;
+  const p = event.properties || {};
+  const permission = typeof p.permission === 'string' ? p.permission : typeof p.type === 'string' ? p.type : undefined;
+  void post(event.type, { sessionID: p.sessionID, status: p.status, permission });
+}
+
+export default {
+  id: 'muster-status',
+  tui: async (api) => {
+    for (const type of EVENTS) api.event.on(type, forward);
   },
-});
+};
 `;
 }
 

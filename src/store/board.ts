@@ -57,8 +57,12 @@ export function createSqliteBoardRepository(db: Database.Database): BoardReposit
       for (const r of q.characters.all()) packs.get(r.pack_id)?.characters.push(JSON.parse(r.data) as Character);
       return [...packs.values()];
     },
-    async createPack(pack, at) {
-      q.createPack.run(pack.id, pack.name, at);
+    async createPack(pack, at, characters = []) {
+      db.transaction(() => {
+        q.createPack.run(pack.id, pack.name, at);
+        let seq = q.nextSeq.get()?.n ?? 1;
+        for (const c of characters) q.addCharacter.run(pack.id, c.id, seq++, JSON.stringify(c), at);
+      })();
     },
     async renamePack(id, name) {
       return q.renamePack.run(name, id).changes > 0;

@@ -314,7 +314,7 @@ describe('muster <harness>: the real CLIs wrapped, status from hooks, pages attr
     assert.equal(fs.readFileSync(settings, 'utf8'), original, 'byte-identical after uninstall');
   });
 
-  it('opencode through the wrapper: the plugin loads from OPENCODE_CONFIG_DIR, busy → working, idle; a page names the session by its launch', { timeout: 400_000 }, async () => {
+  it('opencode through the wrapper: the TUI plugin loads from OPENCODE_TUI_CONFIG, busy → working, idle; a page names the session by its launch', { timeout: 400_000 }, async () => {
     const s = await scenario('opencode');
     const { h, d, api } = s;
     const skip = (rel: string) => rel.startsWith('node_modules') || rel === 'package-lock.json';

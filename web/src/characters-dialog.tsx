@@ -1,6 +1,6 @@
 /**
- * Characters and packs: choose the active pack, assign a character per harness, create, rename and
- * delete custom packs, add emoji, upload images (PNG, JPEG, WebP, GIF, SVG up to ~1.1 MiB), remove one.
+ * Characters and packs: choose the active pack, assign a character per harness, create, duplicate
+ * (any pack, builtin too), rename and delete custom packs, add emoji, upload images (PNG, JPEG, WebP, GIF, SVG up to ~1.1 MiB), remove one.
  */
 import { useState } from 'react';
 import { api } from './api.ts';
@@ -63,12 +63,15 @@ export function CharactersDialog({ board, onClose, onChanged }: { board: BoardCh
           <div key={p.id} className="pack" data-pack={p.id}>
             <div className="pack-head">
               <label className="active-choice"><input type="radio" name="active-pack" checked={board.active === p.id} onChange={() => void call('/api/characters/active', { pack: p.id })} /> {p.name}</label>
-              {p.builtin ? <span className="muted">built in</span> : (
-                <span className="pack-tools">
+              <span className="pack-tools">
+                {p.builtin && <span className="muted">built in</span>}
+                {/* A copy (characters and images) the operator can change, also of a builtin pack. */}
+                <button type="button" className="quiet" title={`New pack from ${p.name}`} onClick={() => void call('/api/packs', { from: p.id })}>Duplicate</button>
+                {!p.builtin && <>
                   <button type="button" className="quiet" onClick={() => { const name = prompt('New name', p.name); if (name) void call('/api/packs/rename', { pack: p.id, name }); }}>Rename</button>
                   <button type="button" className="quiet" onClick={() => { if (confirm(`Delete pack ${p.name}?`)) void call('/api/packs/delete', { pack: p.id }); }}>Delete</button>
-                </span>
-              )}
+                </>}
+              </span>
             </div>
             <div className="pack-chars">
               {p.characters.map((c) => (

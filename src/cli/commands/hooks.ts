@@ -41,8 +41,10 @@ export async function run({ args, flags, env }: CommandContext): Promise<number>
       const s = installer.status(e);
       return { path: e.path, action: s === 'installed' ? 'already-installed' : s };
     });
-    malformed.push(...files.filter((f) => f.action === 'malformed'));
     const installed = files.every((f) => f.action === 'installed' || f.action === 'already-installed');
+    // What an earlier version installed in another form goes on install as on uninstall.
+    if (action !== 'status') files.push(...(target.retired ?? []).map((e) => installer.uninstall(e)).filter((r) => r.action !== 'not-installed'));
+    malformed.push(...files.filter((f) => f.action === 'malformed'));
     out.push({ harness: h, installed: action === 'uninstall' ? false : installed, files, ...(action === 'uninstall' ? {} : target.accepted()) });
   }
   if (malformed.length > 0) {

@@ -107,10 +107,10 @@ test('Codex: hooks.json and notify added, trust reported missing, both restored 
   }
 });
 
-test('OpenCode plugin and pi/omp extensions are files Muster owns: written, recognised, deleted', () => {
+test('pi/omp extensions are files Muster owns: written, recognised, deleted', () => {
   const t = setup();
   try {
-    for (const h of ['opencode', 'pi', 'omp'] as const) {
+    for (const h of ['pi', 'omp'] as const) {
       const target = targetFor(h, { env: t.env, hookArgv: HOOK });
       const [edit] = target.edits;
       assert.equal(t.installer.install(edit!).action, 'installed');
@@ -120,6 +120,45 @@ test('OpenCode plugin and pi/omp extensions are files Muster owns: written, reco
       assert.equal(t.installer.uninstall(edit!).action, 'restored');
       assert.equal(existsSync(edit!.path), false);
     }
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('OpenCode: a TUI plugin listed in tui.json beside the user\'s plugins, nothing in plugin/ (a server plugin makes OpenCode wait for npm); uninstall restores the bytes', () => {
+  const t = setup();
+  try {
+    const dir = join(t.dir, '.config', 'opencode');
+    mkdirSync(dir, { recursive: true });
+    const tui = join(dir, 'tui.json');
+    const mine = '{ "theme": "tokyonight",\n  "plugin": ["my-tui-plugin", ["./local.js", {"x": 1}]] }\n';
+    writeFileSync(tui, mine);
+    const target = targetFor('opencode', { env: t.env, hookArgv: HOOK });
+    assert.deepEqual(target.edits.map((e) => e.path), [join(dir, 'muster-status.js'), tui]);
+    for (const e of target.edits) assert.equal(t.installer.install(e).action, 'installed');
+    for (const e of target.edits) assert.equal(t.installer.install(e).action, 'already-installed');
+    const doc = JSON.parse(readFileSync(tui, 'utf8')) as { theme: string; plugin: unknown[] };
+    assert.equal(doc.theme, 'tokyonight');
+    assert.deepEqual(doc.plugin, ['my-tui-plugin', ['./local.js', { x: 1 }], './muster-status.js']);
+    assert.match(readFileSync(join(dir, 'muster-status.js'), 'utf8'), /const HARNESS = "opencode"[\s\S]*export default \{\n {2}id: 'muster-status',\n {2}tui: /);
+    assert.equal(existsSync(join(dir, 'plugin')), false, 'no server plugin');
+    assert.equal(target.accepted().accepted, true);
+    for (const e of target.edits) assert.equal(t.installer.uninstall(e).action, 'restored');
+    assert.equal(readFileSync(tui, 'utf8'), mine, 'byte-identical');
+    assert.equal(existsSync(join(dir, 'muster-status.js')), false);
+
+    // No tui.json yet: one is created, and removed again on uninstall.
+    rmSync(tui);
+    for (const e of target.edits) t.installer.install(e);
+    assert.deepEqual(JSON.parse(readFileSync(tui, 'utf8')), { $schema: 'https://opencode.ai/tui.json', plugin: ['./muster-status.js'] });
+    for (const e of target.edits) t.installer.uninstall(e);
+    assert.equal(existsSync(tui), false);
+    // A tui.json that is not plain JSON (OpenCode also takes comments) is refused untouched.
+    writeFileSync(tui, '{ // mine\n}\n');
+    assert.equal(t.installer.install(target.edits[1]!).action, 'malformed');
+    assert.equal(readFileSync(tui, 'utf8'), '{ // mine\n}\n');
+    // The server plugin earlier versions installed in plugin/ is retired: removed, and only if it is Muster's.
+    assert.deepEqual(target.retired?.map((e) => e.path), [join(dir, 'plugin', 'muster-status.js')]);
   } finally {
     t.cleanup();
   }

@@ -10,6 +10,7 @@ import { CLAUDE_HOOK_EVENTS } from '../../launch/plan-claude.ts';
 import { hookCommand } from '../../launch/plan-types.ts';
 import { MARKER, opencodePluginSource, piExtensionSource } from '../../launch/status-scripts.ts';
 import { jsonHooksEdit, ownedFileEdit } from './json-hooks.ts';
+import { pluginListEdit } from './plugin-list.ts';
 import { codexNotifyEdit } from './toml-notify.ts';
 import { claudeHookTimeoutS } from '../stop-wait.ts';
 import type { FileEdit } from './engine.ts';
@@ -26,6 +27,8 @@ export interface TargetContext {
 export interface Target {
   harness: Harness;
   edits: FileEdit[];
+  /** What earlier versions installed and this one replaces: removed by install and uninstall alike. */
+  retired?: FileEdit[];
   /** Whether the harness takes the installed config (null: cannot tell), with a hint when not. */
   accepted(): { accepted: boolean | null; detail: string };
 }
@@ -110,6 +113,33 @@ function ownedTarget(harness: Harness, path: string, content: string, detail: st
   };
 }
 
+/**
+ * OpenCode: the status plugin as a TUI plugin listed in the global tui.json, kept out of plugin/
+ * (whatever sits there is a server plugin, and OpenCode 1.18.33 holds start-up until its npm
+ * installs finish before loading one; see src/launch/plan-inprocess.ts). The server plugin earlier
+ * versions put in plugin/ is retired.
+ */
+function opencodeTarget(env: NodeJS.ProcessEnv): Target {
+  const dir = join(env.XDG_CONFIG_HOME || join(home(env), '.config'), 'opencode');
+  const file = join(dir, 'muster-status.js');
+  const list = pluginListEdit(join(dir, 'tui.json'), './muster-status.js');
+  return {
+    harness: 'opencode',
+    edits: [ownedFileEdit(file, opencodePluginSource(), MARKER), list],
+    retired: [ownedFileEdit(join(dir, 'plugin', 'muster-status.js'), '', MARKER)],
+    accepted() {
+      let listed = false;
+      try {
+        listed = list.has(readText(list.path));
+      } catch {
+        return { accepted: false, detail: 'tui.json does not parse' };
+      }
+      const ok = listed && (readText(file)?.startsWith(MARKER) ?? false);
+      return { accepted: ok, detail: ok ? 'TUI plugin in tui.json; loaded by every OpenCode TUI started after install (opencode run and serve report no status)' : 'the plugin file or its tui.json entry is missing' };
+    },
+  };
+}
+
 export function targetFor(harness: Harness, ctx: TargetContext): Target {
   const env = ctx.env;
   switch (harness) {
@@ -117,10 +147,8 @@ export function targetFor(harness: Harness, ctx: TargetContext): Target {
       return claudeTarget(ctx);
     case 'codex':
       return codexTarget(ctx);
-    case 'opencode': {
-      const dir = join(env.XDG_CONFIG_HOME || join(home(env), '.config'), 'opencode', 'plugin');
-      return ownedTarget('opencode', join(dir, 'muster-status.js'), opencodePluginSource(), 'global plugin; loaded by every OpenCode process started after install');
-    }
+    case 'opencode':
+      return opencodeTarget(env);
     case 'pi': {
       const dir = join(env.PI_CODING_AGENT_DIR || join(home(env), '.pi', 'agent'), 'extensions');
       return ownedTarget('pi', join(dir, 'muster-status.ts'), piExtensionSource('pi'), 'auto-loaded extension; every pi started after install');

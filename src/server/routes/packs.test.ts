@@ -96,3 +96,30 @@ test('packFilePath: exactly two decoded parts', () => {
   assert.throws(() => packFilePath('/api/packs/a/%zz'), /percent/);
   assert.throws(() => packFilePath('/api/packs/a/b%2fc'), /no such/);
 });
+
+test('POST /api/packs with `from` copies the pack: its characters and image files, builtin or uploaded', async () => {
+  const crew = ((await json(await get('/api/characters'))).packs as { id: string; characters: { id: string; file?: string; hash?: string }[] }[]).find((p) => p.id === 'crew');
+  assert.ok(crew && crew.characters.some((c) => c.file));
+  const r = await json(await post('/api/packs', { name: 'Crew Two', from: 'crew' }));
+  assert.equal(r.ok, true, JSON.stringify(r));
+  const copy = r.pack as { id: string; characters: { id: string; file?: string; hash?: string }[] };
+  assert.equal(copy.id, 'crew-two');
+  assert.deepEqual(copy.characters, crew.characters);
+  const image = crew.characters.find((c) => c.file);
+  const served = await get(`/api/packs/crew-two/${image?.file}?v=${image?.hash}`);
+  assert.equal(served.status, 200, 'the copy serves its own copy of the image');
+  const builtin = await json(await post('/api/packs', { from: 'dots' }));
+  assert.equal((builtin.pack as { name: string }).name, 'Dots copy');
+  assert.equal((builtin.pack as { characters: unknown[] }).characters.length, 5);
+
+  const unknown = await post('/api/packs', { name: 'x', from: 'no-such-pack' });
+  assert.equal(unknown.status, 404);
+  assert.equal((await json(unknown)).error?.code, 'pack_not_found');
+  for (const from of ['../crew', 7, null, '']) {
+    const bad = await post('/api/packs', { name: 'x', from });
+    assert.equal(bad.status, 400, `from ${JSON.stringify(from)}`);
+    assert.equal((await json(bad)).error?.code, 'invalid_argument');
+  }
+  const names = ((await json(await get('/api/characters'))).packs as { id: string }[]).map((p) => p.id);
+  assert.ok(!names.includes('x'), 'a refused copy creates nothing');
+});

@@ -1,5 +1,5 @@
 /**
- * Character packs (BEHAVIOUR E): POST /api/packs (create), /api/packs/rename|delete|emoji|image|remove,
+ * Character packs (BEHAVIOUR E): POST /api/packs (create; `{ name?, from }` copies a pack), /api/packs/rename|delete|emoji|image|remove,
  * and GET /api/packs/<pack>/<file> — a file is served only if its pack lists it, from exactly two
  * path parts, inert (nosniff, a sandboxing CSP: an SVG opened directly runs no script on our
  * origin), immutable-cached only when `?v=` is its content hash.
@@ -45,7 +45,12 @@ export function packRoutes(opts: { characters: CharacterService; bus: EventBus }
     return { ok: true, ...extra };
   };
   return (app: App) => {
-    app.post('/api/packs', async (c) => c.json(changed({ pack: await svc.createPack((await readJsonObject(c)).name) })));
+    app.post('/api/packs', async (c) => {
+      const body = await readJsonObject(c);
+      // With `from`: a copy of that pack (characters and image files); without: an empty pack.
+      if (body.from === undefined) return c.json(changed({ pack: await svc.createPack(body.name) }));
+      return c.json(changed(await svc.copyPack(body.from, body.name)));
+    });
     app.post('/api/packs/rename', async (c) => {
       const body = await readJsonObject(c);
       return c.json(changed({ pack: await svc.renamePack(body.pack, body.name) }));

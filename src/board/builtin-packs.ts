@@ -3,7 +3,7 @@
  * family of characters so a glance at the board tells harnesses apart before reading a word; a
  * session picks one of its family by a stable hash of its id, so it keeps its face across reloads.
  */
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
 import type { Character, Pack } from './types.ts';
 
 const CRITTERS: Record<Harness, [string, string][]> = {

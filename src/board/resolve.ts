@@ -4,7 +4,7 @@
  * made for its harness if the pack has any, else any), picked by a stable hash of the session id,
  * 4. the builtin critter of its harness. A reference to something deleted falls through.
  */
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
 import { BUILTIN_PACKS, DEFAULT_ACTIVE_PACK } from './builtin-packs.ts';
 import type { BoardCharacters, Character, CharacterRef, Pack } from './types.ts';
 

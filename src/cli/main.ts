@@ -6,7 +6,7 @@ import { parseArgs } from './args.ts';
 import { printError, printOk, usageError } from './output.ts';
 import type { CommandModule } from './command.ts';
 import { MusterError } from '../errors/index.ts';
-import { HARNESSES, type Harness } from '../sources/session.ts';
+import { HARNESSES, type Harness } from '../core/session.ts';
 
 const COMMANDS: Record<string, { load: () => Promise<CommandModule>; summary: string }> = {
   serve: { load: () => import('./commands/serve.ts'), summary: 'serve [--port N]        run the daemon in the foreground' },

@@ -29,7 +29,7 @@ import { createHookService } from '../hooks/index.ts';
 import { createLaunchService } from '../launch/index.ts';
 import { hookRoutes } from '../server/routes/hooks.ts';
 import { createSources } from './sources.ts';
-import type { ProcPort } from '../sources/proc/types.ts';
+import type { ProcPort } from '../discovery/proc/types.ts';
 import type { App } from '../server/env.ts';
 import { execFile } from 'node:child_process';
 import { createDesktopChannel, createNotifier, createPager, createWebhookChannel, type NotificationChannel, type RunResult, type SessionLookup } from '../pager/index.ts';

@@ -4,15 +4,15 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { SessionSource, TranscriptIndex } from '../sources/contract.ts';
-import type { ProcPort } from '../sources/proc/types.ts';
-import { createProc } from '../sources/proc/index.ts';
-import { createGitReader } from '../sources/git/index.ts';
-import { createClaudeSource } from '../sources/claude/index.ts';
-import { createCodexSource } from '../sources/codex/index.ts';
-import { createOpenCodeSource } from '../sources/opencode/index.ts';
-import { createPiSource } from '../sources/pi/index.ts';
-import { createOmpSource } from '../sources/omp/index.ts';
+import type { SessionSource, TranscriptIndex } from '../discovery/contract.ts';
+import type { ProcPort } from '../discovery/proc/types.ts';
+import { createProc } from '../discovery/proc/index.ts';
+import { createGitReader } from '../discovery/git/index.ts';
+import { createClaudeSource } from '../harnesses/claude/discovery/index.ts';
+import { createCodexSource } from '../harnesses/codex/discovery/index.ts';
+import { createOpenCodeSource } from '../harnesses/opencode/discovery/index.ts';
+import { createPiSource } from '../harnesses/pi/discovery/index.ts';
+import { createOmpSource } from '../harnesses/omp/discovery/index.ts';
 
 export interface SourcesOptions {
   env: NodeJS.ProcessEnv;

@@ -10,7 +10,7 @@
  * the cap from Claude's environment as `muster_block_cap`; 8 in 2.1.332), and when no hook collected
  * the decision (it gave up, was killed by Claude's hook timeout, or could not reach us).
  */
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
 import type { GoalLimits, TurnDecision, TurnFinished } from './types.ts';
 
 export type StopHookAnswer = { decision: 'block'; reason: string } | { pending: true; decisionId: string; waitMs: number } | null;

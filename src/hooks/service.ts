@@ -7,8 +7,8 @@
  */
 import type { EventBus } from '../events/index.ts';
 import type { HookStatusOverlay } from '../hub/hook-status.ts';
-import { isSessionIdFor } from '../sources/ids.ts';
-import type { Harness } from '../sources/session.ts';
+import { isSessionIdFor } from '../discovery/ids.ts';
+import type { Harness } from '../core/session.ts';
 import { sessionIdOf, transitionFor, type Transition } from './transitions.ts';
 import { STOP_WAIT_MAX_MS } from './stop-wait.ts';
 

@@ -3,7 +3,7 @@
  * Pure and tolerant: an unknown event or a payload of the wrong shape gives `null` (no transition),
  * never an exception, because hook payloads come from other programs and change between versions.
  */
-import { HARNESSES, type Harness } from '../sources/session.ts';
+import { HARNESSES, type Harness } from '../core/session.ts';
 
 /** The statuses a hook can assert. `ended` means the process is leaving; the files decide afterwards. */
 export type HookStatus = 'working' | 'waiting' | 'idle' | 'ended';

@@ -1,7 +1,7 @@
 /** Which harness CLIs are on PATH (for `muster <harness>` and its "unknown harness" error). */
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { HARNESSES, type Harness } from '../sources/session.ts';
+import { HARNESSES, type Harness } from '../core/session.ts';
 
 /** The absolute path of `bin` on PATH, or null. */
 export function whichBin(bin: string, env: NodeJS.ProcessEnv = process.env): string | null {

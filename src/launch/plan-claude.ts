@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { isUuid } from '../sources/ids.ts';
+import { isUuid } from '../discovery/ids.ts';
 import { claudeHookTimeoutS } from '../hooks/stop-wait.ts';
 import { baseEnv, flagValue, hasFlag, hookCommand, identityHeaders, type LaunchContext, type LaunchPlan } from './plan-types.ts';
 

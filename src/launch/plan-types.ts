@@ -1,5 +1,5 @@
 /** What a per-harness launch plan needs and produces. Plans are pure: the wrapper does the I/O. */
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
 
 export interface LaunchContext {
   harness: Harness;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planLaunch, splitWrapperArgs } from './plan.ts';
 import type { LaunchContext } from './plan-types.ts';
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
 
 const TOKEN = 'tok_abcdefghijklmnopqrstuvwxyz0123456789';
 

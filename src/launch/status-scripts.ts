@@ -6,7 +6,7 @@
  * finds the daemon from the wrapper's env or, when installed globally, from MUSTER_HOME's lock
  * record and token. The harness id is baked in: env would leak into agents started by agents.
  */
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
 import { ASK_TEXT, AWAIT_TEXT, CANCEL_TEXT, NEXT_STEP, NOTIFY_TEXT } from '../pager/tool-texts.ts';
 
 /** First line of every file Muster writes, so install/uninstall/status recognise their own. */

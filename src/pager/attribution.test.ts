@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveAttribution, type SessionLookup } from './attribution.ts';
-import type { Session } from '../sources/session.ts';
+import type { Session } from '../core/session.ts';
 
 const A = '11111111-2222-4333-8444-555555555555';
 const B = '21111111-2222-4333-8444-555555555555';

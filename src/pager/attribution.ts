@@ -7,8 +7,8 @@
  *    harness (header, or the MCP client's name), matched against exactly one live session there.
  * Otherwise the page is unattributed and says why. Untrusted values are format-checked, never used raw.
  */
-import { HARNESSES, type Harness, type Session } from '../sources/session.ts';
-import { isSessionId, isUuid } from '../sources/ids.ts';
+import { HARNESSES, type Harness, type Session } from '../core/session.ts';
+import { isSessionId, isUuid } from '../discovery/ids.ts';
 import type { Attribution } from './types.ts';
 
 export interface SessionLookup {

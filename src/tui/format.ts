@@ -1,5 +1,5 @@
 /** Compact renderings of durations, token counts and harness names for narrow columns. */
-import type { Session } from '../sources/session.ts';
+import type { Session } from '../core/session.ts';
 
 /** "42s", "7m", "3h05", "2d": a duration in a few characters. */
 export function span(ms: number): string {

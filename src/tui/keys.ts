@@ -3,7 +3,7 @@
  * so every binding is testable without a terminal or a daemon. Destructive actions (end, clear a
  * goal, dismiss, answer by choice) go through a y/n confirmation.
  */
-import { HARNESSES, STATUSES } from '../sources/session.ts';
+import { HARNESSES, STATUSES } from '../core/session.ts';
 import { pageRows, resolveSelection, rowIds, selectedPage, selectedSession } from './rows.ts';
 import { flash } from './state.ts';
 import { shortId } from './format.ts';

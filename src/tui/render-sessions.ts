@@ -1,5 +1,5 @@
 /** The sessions view: group headers and one line per session (waiting ones add their reason). */
-import type { Session } from '../sources/session.ts';
+import type { Session } from '../core/session.ts';
 import type { Goal } from '../goals/index.ts';
 import type { Tone } from './ansi.ts';
 import { cacheText, compactNumber, HARNESS_MARK, repoBranch, shortId, since, totalTokens } from './format.ts';

@@ -4,7 +4,7 @@
  * harness's machine output into { sessionId, text (the final assistant text), tokens }.
  */
 import { randomUUID } from 'node:crypto';
-import type { Harness } from '../../sources/session.ts';
+import type { Harness } from '../../core/session.ts';
 
 export interface TurnOutput {
   sessionId: string | null;

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { MusterError } from '../../errors/index.ts';
-import { HARNESSES, type Harness } from '../../sources/session.ts';
+import { HARNESSES, type Harness } from '../../core/session.ts';
 import { answerBody, clientContext, ensureDaemon } from '../daemon-client.ts';
 import { httpJson } from '../http.ts';
 import { printOk, usageError } from '../output.ts';

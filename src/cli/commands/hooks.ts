@@ -9,7 +9,7 @@ import { MusterError } from '../../errors/index.ts';
 import { resolvePaths } from '../../daemon/paths.ts';
 import { createInstaller, targetFor, type EditResult } from '../../hooks/install/index.ts';
 import { installedHarnesses } from '../../launch/installed.ts';
-import { HARNESSES, type Harness } from '../../sources/session.ts';
+import { HARNESSES, type Harness } from '../../core/session.ts';
 import { printOk, usageError } from '../output.ts';
 import type { CommandContext } from '../command.ts';
 

@@ -12,7 +12,7 @@ import { installedHarnesses, whichBin } from '../../launch/installed.ts';
 import { newLaunchId } from '../../launch/launch-id.ts';
 import { planLaunch, splitWrapperArgs } from '../../launch/plan.ts';
 import { runChild } from '../../launch/run-child.ts';
-import type { Harness } from '../../sources/session.ts';
+import type { Harness } from '../../core/session.ts';
 
 /** argv that re-runs this CLI's `hook` command (works from the bundle and from source under tsx). */
 function hookArgv(): string[] {

@@ -4,7 +4,7 @@
  * Codex → cli:codex/<model>; other harnesses need a configured spec). A spec that cannot be built gives
  * an auditor whose every audit fails with the reason — resolving never throws.
  */
-import type { Harness } from '../../sources/session.ts';
+import type { Harness } from '../../core/session.ts';
 import { createClaudeCliAuditor, createCodexCliAuditor } from './cli-auditors.ts';
 import { createAnthropicAuditor, createOpenAiAuditor } from './http-auditors.ts';
 import type { Auditor, CommandRunner, FetchFn } from './port.ts';

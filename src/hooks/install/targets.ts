@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Harness } from '../../sources/session.ts';
+import type { Harness } from '../../core/session.ts';
 import { CLAUDE_HOOK_EVENTS } from '../../launch/plan-claude.ts';
 import { hookCommand } from '../../launch/plan-types.ts';
 import { MARKER, opencodePluginSource, piExtensionSource } from '../../launch/status-scripts.ts';

@@ -6,7 +6,8 @@ import { parseArgs } from './args.ts';
 import { printError, printOk, usageError } from './output.ts';
 import type { CommandModule } from './command.ts';
 import { MusterError } from '../errors/index.ts';
-import { HARNESSES, type Harness } from '../core/session.ts';
+import { type Harness } from '../core/session.ts';
+import { HARNESSES } from '../harnesses/registry.ts';
 
 const COMMANDS: Record<string, { load: () => Promise<CommandModule>; summary: string }> = {
   serve: { load: () => import('./commands/serve.ts'), summary: 'serve [--port N]        run the daemon in the foreground' },
@@ -36,7 +37,7 @@ export function usage(): string {
     'Usage: muster <command> [options]',
     '',
     ...Object.values(COMMANDS).map((c) => `  muster ${c.summary}`),
-    '  muster <harness> [--name NAME] [args...]   run claude, codex, opencode, pi or omp wired to Muster (terminal inherited)',
+    `  muster <harness> [--name NAME] [args...]   run ${HARNESSES.join(', ')} wired to Muster (terminal inherited)`,
     '',
     'Every command prints one JSON envelope on stdout ({ "ok": true, ... }); failures go to stderr',
     'as { "ok": false, "error": { "code", "message" } } with a non-zero exit.',

@@ -1,9 +1,11 @@
 /**
- * The one normalised shape every source produces (../shared/DESIGN.md "Sessions").
- * Harness quirks stay inside each source; everything above sees only this.
+ * The one normalised shape every source produces; every layer may import it. Harness quirks stay
+ * inside each harness's adapter (src/harnesses/); everything above sees only this.
  */
-export const HARNESSES = ['claude', 'codex', 'opencode', 'pi', 'omp'] as const;
-export type Harness = (typeof HARNESSES)[number];
+import type { Harness } from '../harnesses/registry.ts';
+
+/** A harness's name: one of the registry's adapters (src/harnesses/registry.ts). */
+export type { Harness };
 
 export const STATUSES = ['working', 'waiting', 'idle', 'stuck', 'ended'] as const;
 export type SessionStatus = (typeof STATUSES)[number];

@@ -6,7 +6,7 @@
  */
 import { MusterError, isMusterError } from '../errors/index.ts';
 import type { EventBus } from '../events/index.ts';
-import { isSessionId } from '../discovery/ids.ts';
+import { isSessionId } from '../harnesses/registry.ts';
 import type { Harness, PaneRef, Session } from '../core/session.ts';
 import type { Hub } from './hub.ts';
 

@@ -2,6 +2,7 @@
  * Normalises what is known about one Claude session — its transcript summary and the live registry
  * entries naming it (several when it was resumed in two processes at once) — into a Session.
  */
+import { claudeResumeArgv } from '../commands.ts';
 import type { Session, SessionProcess, SessionStatus, TokenCounts } from '../../../core/session.ts';
 import { emptyTokens } from '../../../core/session.ts';
 import type { GitInfo } from '../../../discovery/git/index.ts';
@@ -146,7 +147,7 @@ export function buildSession(parts: SessionParts): Session {
     pane: paneFromTmuxField(main?.tmux ?? live.find((e) => e.tmux)?.tmux ?? null),
     // Liveness already required the process to be Claude with the recorded start time (live.ts).
     canEnd: live_,
-    resumeArgv: ['claude', '--resume', id],
+    resumeArgv: claudeResumeArgv(id),
     cacheExpiresAt: Number.isFinite(cacheFrom) ? new Date(cacheFrom + PROMPT_CACHE_TTL_MS).toISOString() : null,
     forkedFrom: parts.fork?.forkedFrom ?? null,
     processes,

@@ -1,5 +1,5 @@
 /** The Claude Code session source and its pure parsers. */
-export { createClaudeSource, defaultClaudeHome } from './source.ts';
+export { createClaudeSource } from './source.ts';
 export type { ClaudeSourceOptions } from './source.ts';
 export { parseRegistryEntry, paneFromTmuxField, registryFilePid } from './registry.ts';
 export type { RegistryEntry, RegistryParse } from './registry.ts';

@@ -2,7 +2,7 @@
  * Claude Code's live registry: one `sessions/<pid>.json` per running `claude` process, written
  * at start and rewritten on every status change, removed on a clean exit, left behind by SIGKILL.
  */
-import { isUuid } from '../../../discovery/ids.ts';
+import { isUuid } from '../../../core/ids.ts';
 import type { PaneRef } from '../../../core/session.ts';
 import { asNumber, asObject, asString } from './record-fields.ts';
 

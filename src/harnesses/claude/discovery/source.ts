@@ -3,11 +3,11 @@
  * (`sessions/<pid>.json`, verified against the process table), dormant ones and all details from
  * the transcripts (`projects/<slug>/<id>.jsonl`, read incrementally).
  */
-import os from 'node:os';
+import { claudeResumeArgv } from '../commands.ts';
 import path from 'node:path';
 import type { EndOutcome, SessionSource, SourceDiagnostics, TranscriptIndex } from '../../../discovery/contract.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
-import { isSessionIdFor } from '../../../discovery/ids.ts';
+import { isSessionIdFor } from '../../registry.ts';
 import type { Session } from '../../../core/session.ts';
 import type { ProcPort } from '../../../discovery/proc/types.ts';
 import { createProc } from '../../../discovery/proc/index.ts';
@@ -30,8 +30,8 @@ import { watchClaude } from './watch.ts';
 import { readClaudeTail } from './tail.ts';
 
 export interface ClaudeSourceOptions {
-  /** Claude's config dir. Default: $CLAUDE_CONFIG_DIR, else ~/.claude. */
-  home?: string;
+  /** Claude's config dir (`$CLAUDE_CONFIG_DIR`, else `~/.claude`; resolved by the adapter). */
+  home: string;
   /** Process table. Default: the real one (createProc()). */
   proc?: ProcPort;
   /** Where transcript offsets and summaries persist. Default: in memory. */
@@ -51,12 +51,8 @@ const emptyCounters = (): TranscriptScanCounters => ({ filesScanned: 0, filesSki
 /** Most recent error strings kept for diagnostics. */
 const MAX_ERRORS = 50;
 
-export function defaultClaudeHome(env: NodeJS.ProcessEnv = process.env): string {
-  return env.CLAUDE_CONFIG_DIR && env.CLAUDE_CONFIG_DIR.trim() ? env.CLAUDE_CONFIG_DIR : path.join(os.homedir(), '.claude');
-}
-
-export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSource {
-  const home = options.home ?? defaultClaudeHome();
+export function createClaudeSource(options: ClaudeSourceOptions): SessionSource {
+  const home = options.home;
   const sessionsDir = path.join(home, 'sessions');
   const projectsDir = path.join(home, 'projects');
   const proc = options.proc ?? createProc();
@@ -205,9 +201,7 @@ export function createClaudeSource(options: ClaudeSourceOptions = {}): SessionSo
       return { outcome: 'ended', signal: 'SIGTERM', pid: first };
     },
 
-    resumeArgv(id) {
-      return isValidId(id) ? ['claude', '--resume', id] : null;
-    },
+    resumeArgv: claudeResumeArgv,
 
     isValidId,
 

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isUuid } from '../../../discovery/ids.ts';
+import { isUuid } from '../../../core/ids.ts';
 import { outsideMessage, resolvesInside } from '../../../discovery/regular-file/index.ts';
 
 export interface TranscriptFile {

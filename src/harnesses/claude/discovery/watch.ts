@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Disposer, SourceChange } from '../../../discovery/contract.ts';
-import { isUuid } from '../../../discovery/ids.ts';
+import { isUuid } from '../../../core/ids.ts';
 import { parseRegistryEntry, registryFilePid } from './registry.ts';
 import { watchTree } from '../../../discovery/fswatch/index.ts';
 import { readRegularText } from '../../../discovery/regular-file/index.ts';

@@ -2,7 +2,7 @@
  * Classifying Codex processes by argv (../shared/harnesses/codex.md §2, BEHAVIOUR H).
  * Pure: takes argv/exe as the process table reports them; never reads /proc itself.
  */
-import { isUuid } from '../../../discovery/ids.ts';
+import { isUuid } from '../../../core/ids.ts';
 
 /**
  * - `daemon`: the managed app-server (`app-server … --managed-daemon`), shared by every TUI of a CODEX_HOME.

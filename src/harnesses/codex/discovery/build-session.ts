@@ -1,6 +1,7 @@
 /**
  * One Codex thread's facts → the normalised Session. Pure apart from the injected git reader.
  */
+import { codexResumeArgv } from '../commands.ts';
 import type { Session } from '../../../core/session.ts';
 import { emptyTokens } from '../../../core/session.ts';
 import type { GitReader } from '../../../discovery/git/index.ts';
@@ -102,7 +103,7 @@ export function buildSession(f: ThreadFacts, git: GitReader): { session: Session
     prLinks: [],
     pane: null,
     canEnd: live && plan.kind !== 'none',
-    resumeArgv: ['codex', 'resume', f.id],
+    resumeArgv: codexResumeArgv(f.id),
   };
   return { session, plan };
 }

@@ -4,13 +4,13 @@
  * from held thread-writer locks, assigned to processes per BEHAVIOUR H; daemon-held threads get their
  * exact status from the daemon's control socket. Muster never writes into CODEX_HOME.
  */
-import { homedir } from 'node:os';
+import { codexResumeArgv } from '../commands.ts';
 import { join } from 'node:path';
 import type { Disposer, EndOutcome, SessionSource, SourceChange, SourceDiagnostics, TranscriptIndex } from '../../../discovery/contract.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import { createGitReader } from '../../../discovery/git/index.ts';
 import type { GitReader } from '../../../discovery/git/index.ts';
-import { isUuid } from '../../../discovery/ids.ts';
+import { isUuid } from '../../../core/ids.ts';
 import { createProc } from '../../../discovery/proc/index.ts';
 import type { ProcPort } from '../../../discovery/proc/types.ts';
 import type { Session } from '../../../core/session.ts';
@@ -32,8 +32,8 @@ import { scanThreadLocks } from './thread-locks.ts';
 import { watchCodexHome } from './watch.ts';
 
 export interface CodexSourceOptions {
-  /** CODEX_HOME. Default: $CODEX_HOME, else ~/.codex. */
-  home?: string;
+  /** CODEX_HOME (`$CODEX_HOME`, else `~/.codex`; resolved by the adapter). */
+  home: string;
   /** Process table and lock port. Default: createProc(). */
   proc?: ProcPort;
   /** Incremental transcript index. Default: an in-memory index. */
@@ -60,8 +60,8 @@ interface Resolved {
   plans: Map<string, { plan: EndPlan; summary: RolloutSummary | null; daemon: DaemonThreadStatus | null; assignment: Assignment | null }>;
 }
 
-export function createCodexSource(options: CodexSourceOptions = {}): CodexSource {
-  const home = options.home ?? process.env.CODEX_HOME ?? join(homedir(), '.codex');
+export function createCodexSource(options: CodexSourceOptions): CodexSource {
+  const home = options.home;
   const proc = options.proc ?? createProc();
   const index = options.index ?? createMemoryTranscriptIndex();
   const git = options.git ?? createGitReader({ ttlMs: 2000 });
@@ -162,9 +162,7 @@ export function createCodexSource(options: CodexSourceOptions = {}): CodexSource
       if (!p || !s || !s.live) return { outcome: 'not_running', reason: 'the thread is not live' };
       return endThread({ id: id.toLowerCase(), home, proc, plan: p.plan, summary: p.summary, daemon: p.daemon, controlSocket, timeoutMs, withDaemon });
     },
-    resumeArgv(id) {
-      return isValidId(id) ? ['codex', 'resume', id.toLowerCase()] : null;
-    },
+    resumeArgv: codexResumeArgv,
     isValidId,
     diagnostics(): SourceDiagnostics {
       return {

@@ -7,7 +7,7 @@
  */
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { isUuid } from '../../../discovery/ids.ts';
+import { isUuid } from '../../../core/ids.ts';
 import { NotRegularFileError, notRegularKind } from '../../../discovery/regular-file/index.ts';
 import type { ProcPort } from '../../../discovery/proc/types.ts';
 

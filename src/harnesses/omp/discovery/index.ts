@@ -1,5 +1,5 @@
 /** The omp session source and its file readers. */
-export { createOmpSource, collectOmpLive, ompResumeArgv } from './omp-source.ts';
+export { createOmpSource, collectOmpLive } from './omp-source.ts';
 export type { OmpSourceOptions, OmpPaths } from './omp-source.ts';
 export { readRunClients } from './run-files.ts';
 export type { RunClient, RunClientsRead } from './run-files.ts';

@@ -6,8 +6,8 @@
  * newest session of its cwd written since it started. `clients/<pid>-*.json` run files are checked
  * against the process table and leftovers are counted, never trusted.
  */
+import { ompResumeArgv } from '../commands.ts';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { SessionSource, TranscriptIndex } from '../../../discovery/contract.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
@@ -24,8 +24,8 @@ import { ptsNumber, readTerminalPointer } from './terminal-pointers.ts';
 import { readTitleLine } from './title-line.ts';
 
 export interface OmpSourceOptions {
-  /** omp's home. Default: `~/.omp`. */
-  home?: string;
+  /** omp's home (`~/.omp`; resolved by the adapter). */
+  home: string;
   /** Where a lease-holding omp build keeps `<id>.lock`. Default: `<home>/agent/session-owners`. */
   leaseDir?: string;
   /** The status extension's directory (see the pi source). Default: `$MUSTER_PI_STATUS_DIR`, else none. */
@@ -42,13 +42,8 @@ export interface OmpSourceOptions {
 /** A pointer or run file may be dated a little before the process start we read. */
 const START_SLACK_MS = 2000;
 
-/** omp's own resume: `--resume <id|prefix>` appends to that session (printed by omp on exit). */
-export function ompResumeArgv(id: string): string[] {
-  return ['omp', '--resume', id];
-}
-
-export function createOmpSource(options: OmpSourceOptions = {}): SessionSource {
-  const home = options.home ?? path.join(os.homedir(), '.omp');
+export function createOmpSource(options: OmpSourceOptions): SessionSource {
+  const home = options.home;
   const statusDir = options.statusDir === undefined ? process.env['MUSTER_PI_STATUS_DIR'] || null : options.statusDir;
   const paths: OmpPaths = {
     runDir: path.join(home, 'run'),

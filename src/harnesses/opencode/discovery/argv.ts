@@ -3,7 +3,7 @@
  * Pure: takes argv/exe/comm as the process table reports them; never reads /proc itself.
  */
 import path from 'node:path';
-import { isOpenCodeId } from '../../../discovery/ids.ts';
+import { isOpenCodeId } from '../ids.ts';
 
 /**
  * - `tui`: the interactive client (`opencode [project]`), optionally serving HTTP with `--port`.

@@ -4,7 +4,7 @@
  * timeouts, one connection per request (no keep-alive sockets left to hold the daemon open).
  */
 import http from 'node:http';
-import { isOpenCodeId } from '../../../discovery/ids.ts';
+import { isOpenCodeId } from '../ids.ts';
 
 export type ServerSessionStatus =
   | { type: 'busy' }

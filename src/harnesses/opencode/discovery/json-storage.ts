@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { isOpenCodeId } from '../../../discovery/ids.ts';
+import { isOpenCodeId } from '../ids.ts';
 import { isNotRegularFile, readRegularFile, statRegularFile } from '../../../discovery/regular-file/index.ts';
 import {
   chooseTitle, count, numberOrNull, stringOrNull, type MessageFacts, type OpenCodeSessionSummary,

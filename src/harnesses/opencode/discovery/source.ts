@@ -3,13 +3,13 @@
  * (and the legacy JSON tree), live owners from the process table, exact status from a process's own
  * HTTP server when it has one (`--port`, `serve`), `stuck` for a reply whose process died.
  */
-import os from 'node:os';
+import { opencodeResumeArgv } from '../commands.ts';
 import path from 'node:path';
 import type { EndOutcome, SessionSource, SourceDiagnostics, TranscriptIndex } from '../../../discovery/contract.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import { MusterError } from '../../../errors/index.ts';
 import { createGitReader, type GitReader } from '../../../discovery/git/index.ts';
-import { isOpenCodeId } from '../../../discovery/ids.ts';
+import { isOpenCodeId } from '../ids.ts';
 import { priceTokens } from '../../../discovery/pricing/index.ts';
 import { createProc } from '../../../discovery/proc/index.ts';
 import type { ProcInfo, ProcPort } from '../../../discovery/proc/types.ts';
@@ -18,13 +18,13 @@ import { classifyOpenCodeArgv, isOpenCodeProcess, serverUrlOf } from './argv.ts'
 import { createOpenCodeHttp, type OpenCodeHttpPort, type ServerView } from './http.ts';
 import { assignOpenCodeSessions, type Claim, type OpenCodeProcess } from './liveness.ts';
 import { deriveOpenCodeStatus } from './status.ts';
-import { createStoreScanner, defaultOpenCodeHome, type StoreCounters } from './store-scan.ts';
+import { createStoreScanner, type StoreCounters } from './store-scan.ts';
 import { lastActivityMs, type OpenCodeSessionSummary } from './summary.ts';
 import { watchTargets } from './watch.ts';
 
 export interface OpenCodeSourceOptions {
-  /** OpenCode's data directory. Default: `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`. */
-  home?: string;
+  /** OpenCode's data directory (`$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`; resolved by the adapter). */
+  home: string;
   /** The SQLite store. Default: `$OPENCODE_DB` when absolute, else `<home>/opencode.db`. */
   dbPath?: string;
   /** Process table. Default: createProc(). */
@@ -48,9 +48,9 @@ interface Snapshot {
   claims: Map<string, Claim>;
 }
 
-export function createOpenCodeSource(options: OpenCodeSourceOptions = {}): SessionSource {
+export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSource {
   const env = options.env ?? process.env;
-  const home = options.home ?? defaultOpenCodeHome(env, os.homedir());
+  const home = options.home;
   const envDb = env.OPENCODE_DB;
   const dbPath = options.dbPath ?? (envDb && path.isAbsolute(envDb) ? envDb : path.join(home, 'opencode.db'));
   const storageDir = path.join(home, 'storage');
@@ -107,7 +107,7 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions = {}): Sessi
       prLinks: [], pane: null,
       // Only an exact claim by a verified OpenCode process may be ended: a cwd guess could stop another conversation.
       canEnd: claim !== undefined && claim.exact && main !== undefined && isOpenCodeProcess(main),
-      resumeArgv: ['opencode', '-s', s.id],
+      resumeArgv: opencodeResumeArgv(s.id),
     };
   }
 
@@ -148,7 +148,7 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions = {}): Sessi
       ], () => onChange({ harness: 'opencode', ids: [] }));
     },
     end,
-    resumeArgv: (id) => (isOpenCodeId(id) ? ['opencode', '-s', id] : null),
+    resumeArgv: opencodeResumeArgv,
     isValidId: isOpenCodeId,
     diagnostics: (): SourceDiagnostics => ({
       harness: 'opencode', filesScanned: counters.filesScanned, filesSkipped: counters.filesSkipped, linesParsed: counters.linesParsed,

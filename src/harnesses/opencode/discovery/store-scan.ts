@@ -5,7 +5,6 @@
  * `<db>#<sessionId>` one session's summary; the JSON tree's sessions are `<storage>#<sessionId>`.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import type { TranscriptIndex } from '../../../discovery/contract.ts';
 import { isNotRegularFile } from '../../../discovery/regular-file/index.ts';
 import { openOpenCodeDb, scanOpenCodeDb } from './db-reader.ts';
@@ -121,10 +120,4 @@ const MAX_ERRORS = 20;
 export function pushError(counters: { errors: string[] }, msg: string): void {
   counters.errors.push(msg);
   if (counters.errors.length > MAX_ERRORS) counters.errors.splice(0, counters.errors.length - MAX_ERRORS);
-}
-
-/** `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`. */
-export function defaultOpenCodeHome(env: NodeJS.ProcessEnv, homedir: string): string {
-  const xdg = env.XDG_DATA_HOME;
-  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(homedir, '.local', 'share'), 'opencode');
 }

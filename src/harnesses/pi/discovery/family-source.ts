@@ -7,7 +7,7 @@ import type { Disposer, EndOutcome, SessionSource, SourceChange, SourceDiagnosti
 import type { GitReader } from '../../../discovery/git/index.ts';
 import type { ProcInfo, ProcPort, ProcessTable } from '../../../discovery/proc/types.ts';
 import type { Session, TokenCounts } from '../../../core/session.ts';
-import { isUuid } from '../../../discovery/ids.ts';
+import { isUuid } from '../../../core/ids.ts';
 import { MusterError } from '../../../errors/index.ts';
 import { assignLive } from './live-assign.ts';
 import type { LiveOwner, LiveProcess } from './live-assign.ts';

@@ -1,7 +1,7 @@
 /**
  * The pi source, and the session-file machinery pi and omp share (omp imports it from here).
  */
-export { createPiSource, collectPiLive, defaultPiHome, piResumeArgv } from './pi-source.ts';
+export { createPiSource, collectPiLive } from './pi-source.ts';
 export type { PiSourceOptions } from './pi-source.ts';
 export { createFamilySource } from './family-source.ts';
 export type { FamilyConfig, LiveEvidence } from './family-source.ts';

@@ -4,7 +4,7 @@
  * exactly (the status extension's registry file, a visible `--session` argument) or, failing
  * that, as the newest session of its cwd written since that process started.
  */
-import os from 'node:os';
+import { piResumeArgv } from '../commands.ts';
 import path from 'node:path';
 import type { SessionSource, TranscriptIndex } from '../../../discovery/contract.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
@@ -20,8 +20,8 @@ import { argValues, isOmpProcess, isPiProcess } from './harness-process.ts';
 import { readStatusRegistry } from './status-registry.ts';
 
 export interface PiSourceOptions {
-  /** pi's agent directory. Default: `$PI_CODING_AGENT_DIR`, else `~/.pi/agent`. */
-  home?: string;
+  /** pi's agent directory (`$PI_CODING_AGENT_DIR`, else `~/.pi/agent`; resolved by the adapter). */
+  home: string;
   /**
    * Where the status extension writes `<pid>.json` (its `$PI_STATUS_DIR`). Default:
    * `$MUSTER_PI_STATUS_DIR`, else none (liveness then comes from the process table alone).
@@ -41,17 +41,8 @@ export interface PiSourceOptions {
   price?: (model: string | null, tokens: TokenCounts) => number | null;
 }
 
-export function defaultPiHome(env: NodeJS.ProcessEnv = process.env): string {
-  return env['PI_CODING_AGENT_DIR'] || path.join(os.homedir(), '.pi', 'agent');
-}
-
-/** pi's own resume: `--session` takes an id (or unique prefix) and appends to that session's file. */
-export function piResumeArgv(id: string): string[] {
-  return ['pi', '--session', id];
-}
-
-export function createPiSource(options: PiSourceOptions = {}): SessionSource {
-  const home = options.home ?? defaultPiHome();
+export function createPiSource(options: PiSourceOptions): SessionSource {
+  const home = options.home;
   const statusDir = options.statusDir === undefined ? process.env['MUSTER_PI_STATUS_DIR'] || null : options.statusDir;
   return createFamilySource({
     harness: 'pi',

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ProcInfo, ProcessTable } from '../../../discovery/proc/types.ts';
-import { isUuid } from '../../../discovery/ids.ts';
+import { isUuid } from '../../../core/ids.ts';
 import { isNotRegularFile, readRegularFile } from '../../../discovery/regular-file/index.ts';
 import { asObj, num, str } from './records.ts';
 

@@ -7,7 +7,7 @@
  */
 import type { TokenCounts } from '../../../core/session.ts';
 import { emptyTokens } from '../../../core/session.ts';
-import { isUuid } from '../../../discovery/ids.ts';
+import { isUuid } from '../../../core/ids.ts';
 import { asObj, count, isoTime, laterIso, num, oneLine, str, textOf } from './records.ts';
 import type { Obj } from './records.ts';
 

@@ -1,21 +1,22 @@
 /**
- * The shared source contract against the omp source, with a real process table: the live session
+ * The adapter contract (and its source checks) against the omp source, with a real process table: the live session
  * belongs to a real child run as `node …/omp` (omp keeps its real argv) with a run file of its pid.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runSourceContract } from '../../../discovery/contract-suite.ts';
-import { createProc } from '../../../discovery/proc/index.ts';
-import { ompSessionDirName } from '../../pi/discovery/index.ts';
-import { assistant, header, ompExit, ompTitle, sessionFileName, user, writeSession } from '../../pi/discovery/fixture-records.ts';
-import { createOmpSource } from './omp-source.ts';
+import { runAdapterContract } from '../contract.test-support.ts';
+import { omp } from './index.ts';
+import { createProc } from '../../discovery/proc/index.ts';
+import { ompSessionDirName } from '../pi/discovery/index.ts';
+import { assistant, header, ompExit, ompTitle, sessionFileName, user, writeSession } from '../pi/discovery/fixture-records.ts';
+import { createOmpSource } from './discovery/omp-source.ts';
 
 const DORMANT = '01a22b3f-1418-70af-926e-e05b29b6c8c0';
 const LIVE = '01a22b40-4ea0-72fa-aefe-5e643f0ed574';
 
-runSourceContract('omp', async () => {
+runAdapterContract(omp, async () => {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'muster-omp-contract-')));
   const home = path.join(root, '.omp');
   const project = path.join(root, 'project-omp');

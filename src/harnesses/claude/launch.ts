@@ -7,20 +7,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import { isUuid } from '../discovery/ids.ts';
-import { claudeHookTimeoutS } from '../hooks/stop-wait.ts';
-import { baseEnv, flagValue, hasFlag, hookCommand, identityHeaders, type LaunchContext, type LaunchPlan } from './plan-types.ts';
-
-/** Events whose hooks move the status (claude-code.md §8). */
-export const CLAUDE_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'Notification', 'Stop', 'StopFailure', 'SessionEnd'] as const;
+import { isUuid } from '../../core/ids.ts';
+import { hookTimeoutS } from '../../hooks/stop-wait.ts';
+import { baseEnv, flagValue, hasFlag, hookCommand, identityHeaders, type LaunchContext, type LaunchPlan } from '../../launch/plan-types.ts';
+import { CLAUDE_HOOK_EVENTS } from './hooks.ts';
 
 /**
- * Per-hook timeouts in seconds: 5 (the hook itself gives up after 250 ms), except Stop, which may wait
- * for a goal's audit and so outlives Claude's 60 s default (src/hooks/stop-wait.ts).
+ * Muster's hooks as a `--settings` document. Per-hook timeouts in seconds: 5 (the hook itself gives
+ * up after 250 ms), except Stop, which may wait for a goal's audit and so outlives Claude's 60 s default.
  */
 export function claudeHooksConfig(command: (event: string) => string): Record<string, unknown> {
   const hooks: Record<string, unknown> = {};
-  for (const e of CLAUDE_HOOK_EVENTS) hooks[e] = [{ matcher: '', hooks: [{ type: 'command', command: command(e), timeout: claudeHookTimeoutS(e) }] }];
+  for (const e of CLAUDE_HOOK_EVENTS) hooks[e] = [{ matcher: '', hooks: [{ type: 'command', command: command(e), timeout: hookTimeoutS(e, 'Stop') }] }];
   return { hooks };
 }
 

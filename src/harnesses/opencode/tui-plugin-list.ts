@@ -2,7 +2,7 @@
  * OpenCode's tui.json `plugin` list: add one entry (Muster's TUI plugin), keeping every other key and
  * plugin; recognise it by its exact spec, also in the `[spec, options]` form OpenCode accepts.
  */
-import { MalformedConfig, type FileEdit } from './engine.ts';
+import { MalformedConfig, type FileEdit } from '../../hooks/install/engine.ts';
 
 type Json = Record<string, unknown>;
 
@@ -31,6 +31,7 @@ export function pluginListEdit(path: string, spec: string): FileEdit {
     has: (current) => list(parse(current, path)).some(ours),
     add(current) {
       const doc = parse(current, path) ?? { $schema: TUI_SCHEMA };
+      if (list(doc).some(ours)) return current ?? '';
       return `${JSON.stringify({ ...doc, plugin: [...list(doc), spec] }, null, 2)}\n`;
     },
     remove(current) {

@@ -1,5 +1,5 @@
 /**
- * The shared source contract against the OpenCode source: a hand-made store with a dormant session, one
+ * The adapter contract (and its source checks) against the OpenCode source: a hand-made store with a dormant session, one
  * whose process died mid-reply (dormant `stuck`), and a
  * live one held by a real child process whose argv names it (`opencode <project> -s <id>`), found through
  * the real process table.
@@ -8,11 +8,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import { runSourceContract } from '../../../discovery/contract-suite.ts';
-import { assistantMessage, createFixtureStore, fixtureSessionId, userMessage } from './fixture-store.ts';
-import { createOpenCodeSource } from './source.ts';
+import { runAdapterContract } from '../contract.test-support.ts';
+import { opencode } from './index.ts';
+import { assistantMessage, createFixtureStore, fixtureSessionId, userMessage } from './discovery/fixture-store.ts';
+import { createOpenCodeSource } from './discovery/source.ts';
 
-runSourceContract('opencode', async () => {
+runAdapterContract(opencode, async () => {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-oc-contract-'));
   const st = createFixtureStore(home);
   const now = Date.now();

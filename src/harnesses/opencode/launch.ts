@@ -1,6 +1,4 @@
 /**
- * Harnesses whose hooks run in-process.
- *
  * OpenCode: MCP with per-process headers merged into OPENCODE_CONFIG_CONTENT (the user's own value,
  * if any, is kept), and the status plugin as a TUI plugin listed in a per-launch tui.json named by
  * OPENCODE_TUI_CONFIG. Why not a server plugin in an OPENCODE_CONFIG_DIR (observed with 1.18.33):
@@ -12,14 +10,9 @@
  * longer when packets are dropped), also waiting on the global directory of a machine that never
  * installed the package. A TUI plugin loads without that wait, and OPENCODE_TUI_CONFIG adds no config
  * directory, so nothing is installed for it.
- *
- * pi and omp: the Muster extension through `-e` (status and the four pager tools; loads in pi 0.73.1 and omp 18.2.3, observed). pi has no MCP; omp's MCP lives only in config files
- * (~/.omp/agent/mcp.json, <cwd>/.omp/mcp.json) that the wrapper must not edit, so both reach Muster
- * over REST from the extension.
  */
 import { join } from 'node:path';
-import { baseEnv, identityHeaders, type LaunchContext, type LaunchPlan } from './plan-types.ts';
-import { opencodePluginSource, piExtensionSource } from './status-scripts.ts';
+import { baseEnv, identityHeaders, type LaunchContext, type LaunchPlan } from '../../launch/plan-types.ts';
 
 function parseObject(text: string | undefined): Record<string, unknown> {
   if (!text) return {};
@@ -50,19 +43,7 @@ export function planOpencode(ctx: LaunchContext): LaunchPlan {
     notes.push('OPENCODE_TUI_CONFIG is already set: the status plugin is not loaded; `muster hooks install --harness opencode` adds it globally');
   } else {
     env.OPENCODE_TUI_CONFIG = join(dir, 'tui.json');
-    files.push({ path: join(dir, 'muster-status.js'), content: opencodePluginSource(), mode: 0o600 }, { path: env.OPENCODE_TUI_CONFIG, content: OPENCODE_TUI_JSON, mode: 0o600 });
+    files.push({ path: join(dir, 'muster-status.js'), content: ctx.asset('opencode-plugin'), mode: 0o600 }, { path: env.OPENCODE_TUI_CONFIG, content: OPENCODE_TUI_JSON, mode: 0o600 });
   }
   return { bin: 'opencode', argv: [...ctx.args], env, files, sessionId: null, notes };
-}
-
-export function planPiFamily(ctx: LaunchContext & { harness: 'pi' | 'omp' }): LaunchPlan {
-  const ext = join(ctx.launchDir, 'muster-status.ts');
-  return {
-    bin: ctx.harness,
-    argv: ['-e', ext, ...ctx.args],
-    env: baseEnv(ctx),
-    files: [{ path: ext, content: piExtensionSource(ctx.harness), mode: 0o600 }],
-    sessionId: null,
-    notes: ctx.harness === 'omp' ? ['omp reads MCP servers only from config files; Muster reaches it through the extension instead'] : ['pi has no MCP; Muster reaches it through the extension'],
-  };
 }

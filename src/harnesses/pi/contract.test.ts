@@ -1,21 +1,22 @@
 /**
- * The shared source contract against the pi source, with a real process table: the live session
+ * The adapter contract (and its source checks) against the pi source, with a real process table: the live session
  * belongs to a real child that looks like pi does (node with its title rewritten to "pi").
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runSourceContract } from '../../../discovery/contract-suite.ts';
-import { createProc } from '../../../discovery/proc/index.ts';
-import { createPiSource } from './pi-source.ts';
-import { piSessionDirName } from './session-files.ts';
-import { assistant, header, sessionFileName, user, writeSession } from './fixture-records.ts';
+import { runAdapterContract } from '../contract.test-support.ts';
+import { pi } from './index.ts';
+import { createProc } from '../../discovery/proc/index.ts';
+import { createPiSource } from './discovery/pi-source.ts';
+import { piSessionDirName } from './discovery/session-files.ts';
+import { assistant, header, sessionFileName, user, writeSession } from './discovery/fixture-records.ts';
 
 const DORMANT = '01a22b3e-21fc-76aa-a3ce-53d61728d075';
 const LIVE = '01a22b44-a76b-74d9-abab-032e3da72c1f';
 
-runSourceContract('pi', async () => {
+runAdapterContract(pi, async () => {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'muster-pi-contract-')));
   const home = path.join(root, 'agent');
   const project = path.join(root, 'project pi');

@@ -4,16 +4,15 @@
  * through `-c notify=[… muster hook codex notify]` unless the user has a notify program of their own
  * (0.171.0: notify fires in the embedded TUI, with the thread id, once per finished turn — observed).
  *
- * Consequence (codex.md §2): any `-c` makes the Codex TUI run *embedded* — the thread lives in this
+ * Consequence: any `-c` makes the Codex TUI run *embedded* — the thread lives in this
  * process instead of the shared app-server daemon, so quitting the TUI ends the thread (no detached
  * turn keeps running), no daemon is started or reused, and `codex resume <id>` reopens it later as usual.
  * Codex hooks (hooks.json) need per-handler trust, so the wrapper does not inject them per process;
  * `muster hooks install --harness codex` adds them for every Codex run.
  */
-import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { baseEnv, identityHeaders, type LaunchContext, type LaunchPlan } from './plan-types.ts';
+import { readConfigText } from '../../hooks/install/target.ts';
+import { baseEnv, identityHeaders, type LaunchContext, type LaunchPlan } from '../../launch/plan-types.ts';
 
 /** The env var Codex reads the bearer token from (never argv: /proc/<pid>/cmdline is world-readable). */
 export const CODEX_TOKEN_ENV = 'MUSTER_MCP_TOKEN';
@@ -22,16 +21,11 @@ export const CODEX_TOKEN_ENV = 'MUSTER_MCP_TOKEN';
 const tomlString = (s: string) => JSON.stringify(s);
 const tomlInline = (o: Record<string, string>) => `{${Object.entries(o).map(([k, v]) => `${tomlString(k)}=${tomlString(v)}`).join(',')}}`;
 
-/** Whether the user's config.toml sets a top-level `notify` (then theirs stays in charge). */
-export function userHasNotify(env: NodeJS.ProcessEnv): boolean {
-  const home = env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
-  try {
-    const text = readFileSync(join(home, 'config.toml'), 'utf8');
-    const top = text.split(/^\s*\[/m)[0] ?? '';
-    return /^\s*notify\s*=/m.test(top);
-  } catch {
-    return false;
-  }
+/** Whether the user's config.toml (in CODEX_HOME) sets a top-level `notify` (then theirs stays in charge). */
+export function userHasNotify(home: string): boolean {
+  const text = readConfigText(join(home, 'config.toml'));
+  const top = text?.split(/^\s*\[/m)[0] ?? '';
+  return /^\s*notify\s*=/m.test(top);
 }
 
 export function planCodex(ctx: LaunchContext): LaunchPlan {
@@ -42,7 +36,7 @@ export function planCodex(ctx: LaunchContext): LaunchPlan {
     '-c', `mcp_servers.muster.http_headers=${tomlInline(headers)}`,
   ];
   const notes = ['codex runs embedded (any -c does that): quitting the TUI ends the thread; resume it with `codex resume <id>`'];
-  if (userHasNotify(ctx.env)) notes.push('your config.toml has its own notify program; turn-end pushes come from hooks only');
+  if (userHasNotify(ctx.homes.config)) notes.push('your config.toml has its own notify program; turn-end pushes come from hooks only');
   else argv.push('-c', `notify=[${[...ctx.hookArgv, 'codex', 'notify'].map(tomlString).join(',')}]`);
   return {
     bin: 'codex',

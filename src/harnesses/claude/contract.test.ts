@@ -1,16 +1,17 @@
 /**
- * The shared source contract, run against a temp Claude home holding a dormant transcript and a
+ * The adapter contract (and its source checks), run against a temp Claude home holding a dormant transcript and a
  * live registry entry whose pid is a real child process named `claude`, checked through the real
  * process table.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { runSourceContract } from '../../../discovery/contract-suite.ts';
-import { createProc } from '../../../discovery/proc/index.ts';
-import { createClaudeSource } from './source.ts';
-import { assistantLine, SID, SID2, tempHome, userLine, writeRegistry, writeTranscript } from './claude-fixtures.ts';
+import { runAdapterContract } from '../contract.test-support.ts';
+import { claude } from './index.ts';
+import { createProc } from '../../discovery/proc/index.ts';
+import { createClaudeSource } from './discovery/source.ts';
+import { assistantLine, SID, SID2, tempHome, userLine, writeRegistry, writeTranscript } from './discovery/claude-fixtures.ts';
 
-runSourceContract('claude', async () => {
+runAdapterContract(claude, async () => {
   const home = tempHome();
   writeTranscript(home, SID, [userLine('dormant one'), assistantLine({ id: 'm1' })]);
   // A real process whose argv[0] is `claude`, like the CLI started by name.

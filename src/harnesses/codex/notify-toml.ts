@@ -3,7 +3,7 @@
  * as the file's first line (top-level keys must precede every table) and later removes. A user's
  * own notify program is never replaced: then the edit adds nothing and `has` stays false.
  */
-import type { FileEdit } from './engine.ts';
+import type { FileEdit } from '../../hooks/install/engine.ts';
 
 const OURS = /^notify\s*=\s*\[.*muster.*"codex",\s*"notify"\]\s*(#.*)?$/;
 
@@ -21,7 +21,8 @@ export function codexNotifyEdit(path: string, argv: string[]): FileEdit {
   return {
     path,
     has: (current) => current !== null && topLevel(current).split('\n').some((l) => OURS.test(l.trim())),
-    add: (current) => (userNotifyPresent(current) ? (current ?? '') : `${line}\n${current ?? ''}`),
+    // Unchanged when ours (or the user's own) is there already.
+    add: (current) => (userNotifyPresent(current) || (current !== null && topLevel(current).split('\n').some((l) => OURS.test(l.trim()))) ? (current ?? '') : `${line}\n${current ?? ''}`),
     remove: (current) => current.split('\n').filter((l) => !OURS.test(l.trim())).join('\n'),
   };
 }

@@ -75,7 +75,8 @@ export async function main(argv: string[]): Promise<number> {
       // the stream and tty modules, ~13 ms of CPU) — the hook takes its words raw and prints no envelope.
       return await (await COMMANDS.hook!.load()).run({ args: rest, flags: {}, env: process.env, tty: false });
     }
-    const cmd = COMMANDS[name];
+    // Own keys only: `muster constructor` is an unknown command, not Object's constructor.
+    const cmd = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
     if (!cmd) {
       const { installedHarnesses } = await import('../launch/installed.ts');
       const installed = installedHarnesses();

@@ -87,6 +87,16 @@ describe('HTTP surface of the real daemon', () => {
     assert.equal((ok.json.settings as { theme: string }).theme, 'light');
   });
 
+  it('POST /api/settings with a key Object.prototype has (__proto__, constructor, …) is 400 invalid_setting, never 500', async () => {
+    for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const r = await call('POST', '/api/settings', { ...bearer(), 'content-type': 'application/json' }, `{"${key}":1}`);
+      expectError(r, 400, 'invalid_setting');
+      assert.match(r.json.error?.message ?? '', new RegExp(`unknown setting '${key}'`));
+    }
+    const s = await call('GET', '/api/settings', bearer());
+    assert.deepEqual(Object.keys(s.json.settings as object).filter((k) => k.startsWith('_') || k === 'constructor'), []);
+  });
+
   it('an unknown route is a JSON 404', async () => {
     expectError(await call('GET', '/api/nope', bearer()), 404, 'not_found');
     expectError(await call('DELETE', '/nothing/here', bearer()), 404, 'not_found');

@@ -4,6 +4,7 @@
  * with the same summary. Every function here is pure.
  */
 import type { TokenCounts } from '../session.ts';
+import { setOwn } from '../own-keys.ts';
 
 export type TurnState = 'none' | 'running' | 'complete' | 'aborted';
 
@@ -112,7 +113,7 @@ function applyResponseItem(s: RolloutSummary, p: Obj, ts: string | null): void {
   else if (type.endsWith('_call')) {
     const ns = str(p.namespace);
     const name = str(p.name) ?? type;
-    s.pending[callId] = { name: ns ? `${ns}__${name}` : name, at: ts };
+    setOwn(s.pending, callId, { name: ns ? `${ns}__${name}` : name, at: ts });
   }
 }
 

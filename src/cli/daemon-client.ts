@@ -55,6 +55,15 @@ export async function locateDaemon(ctx: ClientContext, trustedPid?: number): Pro
   return { state: 'running', record, urls: record.endpoints, token: readToken(ctx.paths.token) };
 }
 
+/**
+ * The board URL with its token. The daemon rewrites a missing or malformed token file when it
+ * starts, so one that reads as no token now was changed since: never print `?token=` empty.
+ */
+export function boardUrlOf(ctx: ClientContext, loc: DaemonLocation & { state: 'running' }): string {
+  if (!loc.token) throw new MusterError('daemon_unreachable', `the token at ${ctx.paths.token} is missing or malformed; run \`muster down\` then \`muster up\` to write a new one`);
+  return `${loc.urls.board}?token=${loc.token}`;
+}
+
 export function foreignError(record: LockRecord): MusterError {
   return new MusterError(
     'owned_by_other_build',

@@ -2,7 +2,7 @@
  * Where Muster keeps its state: MUSTER_HOME (default ~/.muster), created 0700.
  * Secrets (token, DB, lock) are 0600.
  */
-import { chmodSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -38,6 +38,29 @@ export function ensureHome(paths: MusterPaths): void {
   } catch (e) {
     throw new MusterError('store_error', `cannot create MUSTER_HOME at ${paths.home}: ${(e as Error).message}; set MUSTER_HOME to a writable directory`, { cause: e });
   }
+}
+
+/**
+ * Takes group and other access away from the secrets an earlier run (or a copy, a restore, an
+ * editor) left open: token, store with its WAL and shared-memory files, lock, log (0600) and the
+ * folders inside MUSTER_HOME (0700). Files that do not exist are skipped; a symlink is left alone
+ * (chmod would change what it points to). Runs at every start, after the lock is held.
+ */
+export function tightenHome(paths: MusterPaths): string[] {
+  const changed: string[] = [];
+  const files = [paths.token, paths.db, `${paths.db}-wal`, `${paths.db}-shm`, paths.lock, join(paths.logs, 'daemon.log')];
+  const dirs = [paths.logs, paths.packs, join(paths.home, 'launch'), join(paths.home, 'hooks')];
+  for (const [path, mode] of [...files.map((f) => [f, 0o600] as const), ...dirs.map((d) => [d, 0o700] as const)]) {
+    try {
+      const st = lstatSync(path);
+      if (st.isSymbolicLink() || (st.mode & 0o077) === 0) continue;
+      chmodSync(path, mode);
+      changed.push(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new MusterError('store_error', `cannot make ${path} private: ${(e as Error).message}`, { cause: e });
+    }
+  }
+  return changed;
 }
 
 /**

@@ -2,7 +2,7 @@
 // served; empty credentials never authenticate.
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { envFor, runCli, splitBoardUrl, startServe, tempHome, waitExit } from './kit.ts';
 
@@ -40,4 +40,28 @@ describe('the token file', () => {
       }
     });
   }
+
+  it('files an earlier run left readable by others (0644) are made private again at start', async () => {
+    const t = tempHome('muster-e2e-modes-');
+    homes.push(t);
+    const env = envFor(t.home);
+    const first = await startServe(env);
+    // Killed, so the store's -wal and -shm files and the lock stay behind as well.
+    first.child.kill('SIGKILL');
+    await waitExit(first.child);
+    writeFileSync(join(t.home, 'logs', 'daemon.log'), 'earlier run\n');
+    const files = ['token', 'muster.db', 'muster.db-wal', 'muster.db-shm', 'logs/daemon.log', 'muster.db.lock'].filter((f) => existsSync(join(t.home, f)));
+    assert.deepEqual(files, ['token', 'muster.db', 'muster.db-wal', 'muster.db-shm', 'logs/daemon.log', 'muster.db.lock']);
+    for (const f of files) chmodSync(join(t.home, f), 0o644);
+    chmodSync(join(t.home, 'logs'), 0o755);
+    chmodSync(t.home, 0o755);
+    const { child } = await startServe(env);
+    try {
+      const modes = (names: string[], want: number) => names.filter((f) => existsSync(join(t.home, f))).map((f) => `${f || '.'} ${(statSync(join(t.home, f)).mode & 0o777).toString(8)}`).filter((m) => !m.endsWith(` ${want.toString(8)}`));
+      assert.deepEqual([...modes(files, 0o600), ...modes(['', 'logs'], 0o700)], []);
+    } finally {
+      child.kill('SIGTERM');
+      await waitExit(child);
+    }
+  });
 });

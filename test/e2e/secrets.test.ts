@@ -64,4 +64,23 @@ describe('the token file', () => {
       await waitExit(child);
     }
   });
+
+  it('a background daemon never writes the token to logs/daemon.log; `up` still prints it to its caller', async () => {
+    const t = tempHome('muster-e2e-log-');
+    homes.push(t);
+    const env = envFor(t.home);
+    const up = await runCli(['up'], env);
+    assert.equal(up.code, 0, up.stderr);
+    const { base, token } = splitBoardUrl(up.json.boardUrl as string);
+    assert.match(token, /^[A-Za-z0-9_-]{43}$/);
+    // Some traffic that logs: a refused request, an MCP call without a session, a shutdown.
+    await fetch(`${base}/api/settings?token=${token}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"nope":1}' });
+    await fetch(`${base}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    const down = await runCli(['down'], env);
+    assert.equal(down.code, 0, down.stderr);
+    const log = readFileSync(join(t.home, 'logs', 'daemon.log'), 'utf8');
+    assert.match(log, new RegExp(`"pid":${up.json.pid as number}`), 'the serve envelope is in the log');
+    assert.equal(log.includes(token), false, `the token is in the log:\n${log}`);
+    assert.doesNotMatch(log, /token=/);
+  });
 });

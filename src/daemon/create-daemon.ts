@@ -255,6 +255,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
             streams.add(close);
             return () => streams.delete(close);
           },
+          onDrop: (q) => log(`[muster] an SSE client stopped reading (${q.events} events, ${q.bytes} characters waiting); disconnected it`),
         }),
         webRoutes({ webRoot: options.webRoot ?? defaultWebRoot() }),
       ],

@@ -52,8 +52,8 @@ export function createSseQueue(opts: SseQueueOptions): SseQueue {
       const chunk = queue[head] as string;
       queue[head++] = '';
       bytes -= chunk.length;
-      // Compact now and then so a long-lived, healthy stream does not keep an ever-growing array.
-      if (head > 1024 && head * 2 > queue.length) {
+      // Drop what was written so a long-lived, healthy stream does not keep an ever-growing array.
+      if (head === queue.length || head > 1024) {
         queue = queue.slice(head);
         head = 0;
       }

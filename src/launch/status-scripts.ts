@@ -7,6 +7,7 @@
  * record and token. The harness id is baked in: env would leak into agents started by agents.
  */
 import type { Harness } from '../sources/session.ts';
+import { TOKEN_PATTERN } from '../daemon/token-format.ts';
 import { ASK_TEXT, AWAIT_TEXT, CANCEL_TEXT, NEXT_STEP, NOTIFY_TEXT } from '../pager/tool-texts.ts';
 
 /** First line of every file Muster writes, so install/uninstall/status recognise their own. */
@@ -26,8 +27,8 @@ function target() {
     const home = process.env.MUSTER_HOME || join(homedir(), '.muster');
     const api = process.env.MUSTER_URL || JSON.parse(readFileSync(join(home, 'muster.db.lock'), 'utf8')).endpoints.api;
     const token = readFileSync(process.env.MUSTER_TOKEN_FILE || join(home, 'token'), 'utf8').trim();
-    // Loopback only: the token must not leave the machine.
-    if (typeof api !== 'string' || !/^http:\\/\\/(127\\.0\\.0\\.1|localhost|\\[::1\\]):\\d+\\/api$/.test(api) || !token) return null;
+    // Loopback only: the token must not leave the machine. An empty or malformed token file is no token.
+    if (typeof api !== 'string' || !/^http:\\/\\/(127\\.0\\.0\\.1|localhost|\\[::1\\]):\\d+\\/api$/.test(api) || !${TOKEN_PATTERN}.test(token)) return null;
     return { api, token };
   } catch {
     return null;

@@ -1,7 +1,8 @@
 /**
  * How the CLI finds the daemon: read the lock record (distrusting it), confirm the service identity
  * over GET /api/health, and only then use its endpoints with the token from MUSTER_HOME.
- * `ensureDaemon` starts one in the background when none is usable (status/down never call it).
+ * `ensureDaemon` starts one in the background when none is usable: only commands a person runs to
+ * use Muster call it (never status or down, nor the wrapper's exit path, hooks or extensions).
  */
 import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
@@ -53,6 +54,15 @@ export async function locateDaemon(ctx: ClientContext, trustedPid?: number): Pro
   if (!reading.usable || !record.endpoints) return { state: 'starting', record };
   if (record.pid !== trustedPid && !(await healthMatches(record.endpoints.api, record))) return { state: 'starting', record };
   return { state: 'running', record, urls: record.endpoints, token: readToken(ctx.paths.token) };
+}
+
+/**
+ * The board URL with its token. The daemon rewrites a missing or malformed token file when it
+ * starts, so one that reads as no token now was changed since: never print `?token=` empty.
+ */
+export function boardUrlOf(ctx: ClientContext, loc: DaemonLocation & { state: 'running' }): string {
+  if (!loc.token) throw new MusterError('daemon_unreachable', `the token at ${ctx.paths.token} is missing or malformed; run \`muster down\` then \`muster up\` to write a new one`);
+  return `${loc.urls.board}?token=${loc.token}`;
 }
 
 export function foreignError(record: LockRecord): MusterError {
@@ -149,6 +159,17 @@ export function answerBody(r: { status: number; body: unknown }): Record<string,
 
 export async function callApi(ctx: ClientContext, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
   const loc = await ensureDaemon(ctx);
+  return answerBody(await httpJson(`${loc.urls.api}${path}`, { method, token: loc.token, body, timeoutMs: 30_000 }));
+}
+
+/**
+ * callApi for paths no person waits on (the wrapper reporting its harness's pid and exit code): the
+ * running daemon only, never one started for it — after \`muster down\` it stays down, and a deleted
+ * MUSTER_HOME is not created again. Resolves to null when no daemon of this build is running.
+ */
+export async function callRunningApi(ctx: ClientContext, method: string, path: string, body?: unknown): Promise<Record<string, unknown> | null> {
+  const loc = await locateDaemon(ctx);
+  if (loc.state !== 'running') return null;
   return answerBody(await httpJson(`${loc.urls.api}${path}`, { method, token: loc.token, body, timeoutMs: 30_000 }));
 }
 

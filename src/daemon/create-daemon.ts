@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { acquireLock, type LockHandle, type LockOperations } from './lock/index.ts';
 import { buildIdentity, VERSION, type BuildIdentity } from './identity.ts';
-import { ensureHome, loadOrCreateToken, resolvePaths, type MusterPaths } from './paths.ts';
+import { ensureHome, loadOrCreateToken, resolvePaths, tightenHome, type MusterPaths } from './paths.ts';
 import { openSqliteStore, createFsPackFiles, type Store } from '../store/index.ts';
 import { createEventBus, type EventBus } from '../events/index.ts';
 import { createApp } from '../server/app.ts';
@@ -91,6 +91,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   const lock: LockHandle = await acquireLock({ lockPath: paths.lock, identity, ops: options.lockOps });
   disposers.push(() => lock.release());
   try {
+    for (const p of tightenHome(paths)) log(`[muster] ${p} was readable by others; made it private`);
     const store = openSqliteStore({ path: paths.db });
     disposers.push(() => store.close());
     const token = loadOrCreateToken(paths.token);
@@ -216,6 +217,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
             streams.add(close);
             return () => streams.delete(close);
           },
+          onDrop: (q) => log(`[muster] an SSE client stopped reading (${q.events} events, ${q.bytes} characters waiting); disconnected it`),
         }),
         webRoutes({ webRoot: options.webRoot ?? defaultWebRoot() }),
       ],

@@ -2,11 +2,12 @@
  * Where Muster keeps its state: MUSTER_HOME (default ~/.muster), created 0700.
  * Secrets (token, DB, lock) are 0600.
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync, statSync } from 'node:fs';
+import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MusterError } from '../errors/index.ts';
+import { isWellFormedToken } from './token-format.ts';
 
 export interface MusterPaths {
   home: string;
@@ -39,30 +40,71 @@ export function ensureHome(paths: MusterPaths): void {
   }
 }
 
-/** The board token: stable per MUSTER_HOME, created once (0600). */
-export function loadOrCreateToken(path: string): string {
-  try {
-    const t = readFileSync(path, 'utf8').trim();
-    if (/^[A-Za-z0-9_-]{32,}$/.test(t)) return t;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new MusterError('store_error', `cannot read the token at ${path}: ${(e as Error).message}`);
+/**
+ * Takes group and other access away from the secrets an earlier run (or a copy, a restore, an
+ * editor) left open: token, store with its WAL and shared-memory files, lock, log (0600) and the
+ * folders inside MUSTER_HOME (0700). Files that do not exist are skipped; a symlink is left alone
+ * (chmod would change what it points to). Runs at every start, after the lock is held.
+ */
+export function tightenHome(paths: MusterPaths): string[] {
+  const changed: string[] = [];
+  const files = [paths.token, paths.db, `${paths.db}-wal`, `${paths.db}-shm`, paths.lock, join(paths.logs, 'daemon.log')];
+  const dirs = [paths.logs, paths.packs, join(paths.home, 'launch'), join(paths.home, 'hooks')];
+  for (const [path, mode] of [...files.map((f) => [f, 0o600] as const), ...dirs.map((d) => [d, 0o700] as const)]) {
+    try {
+      const st = lstatSync(path);
+      if (st.isSymbolicLink() || (st.mode & 0o077) === 0) continue;
+      chmodSync(path, mode);
+      changed.push(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw new MusterError('store_error', `cannot make ${path} private: ${(e as Error).message}`, { cause: e });
+    }
   }
-  const token = randomBytes(32).toString('base64url');
+  return changed;
+}
+
+/**
+ * The board token: stable per MUSTER_HOME (0600). A missing file gets a new token, linked into place
+ * so a racing writer's token wins over ours rather than being overwritten. An empty or malformed file
+ * (empty credentials would then match an empty cookie) is replaced atomically by a new token: a
+ * reader sees the old bytes or the new token, never a half-written file.
+ */
+export function loadOrCreateToken(path: string): string {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const current = readTokenFile(path);
+    if (current !== null && isWellFormedToken(current)) return current;
+    const token = randomBytes(32).toString('base64url');
+    const staged = `${path}.${randomBytes(6).toString('base64url')}.tmp`;
+    try {
+      writeFileSync(staged, `${token}\n`, { mode: 0o600, flag: 'wx' });
+      if (current === null) linkSync(staged, path);
+      else renameSync(staged, path);
+      return token;
+    } catch (e) {
+      // EEXIST: another writer created the file between our read and our link; read theirs.
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new MusterError('store_error', `cannot write the token at ${path}: ${(e as Error).message}`);
+    } finally {
+      rmSync(staged, { force: true });
+    }
+  }
+  throw new MusterError('store_error', `the token at ${path} keeps changing under us; is another program writing it?`);
+}
+
+/** The token file's trimmed text; null when it does not exist. */
+function readTokenFile(path: string): string | null {
   try {
-    // 'wx' so two first starts racing cannot both write different tokens.
-    writeFileSync(path, `${token}\n`, { mode: 0o600, flag: 'wx' });
-    return token;
+    return readFileSync(path, 'utf8').trim();
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(path, 'utf8').trim();
-    throw new MusterError('store_error', `cannot write the token at ${path}: ${(e as Error).message}`);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new MusterError('store_error', `cannot read the token at ${path}: ${(e as Error).message}`);
   }
 }
 
-/** Reads the token without creating one; null when absent. */
+/** Reads the token without creating one; null when absent, unreadable or malformed. */
 export function readToken(path: string): string | null {
   try {
     const t = readFileSync(path, 'utf8').trim();
-    return t.length > 0 ? t : null;
+    return isWellFormedToken(t) ? t : null;
   } catch {
     return null;
   }

@@ -46,11 +46,17 @@ test('findDaemon: wrapper env first, else the lock record; loopback only; null w
   const home = mkdtempSync(join(tmpdir(), 'muster-find-'));
   try {
     assert.equal(findDaemon({ MUSTER_HOME: home }), null);
-    writeFileSync(join(home, 'token'), 'abc\n');
+    const token = 'T'.repeat(43);
+    writeFileSync(join(home, 'token'), `${token}\n`);
     writeFileSync(join(home, 'muster.db.lock'), JSON.stringify({ endpoints: { api: 'http://127.0.0.1:6878/api' } }));
-    assert.deepEqual(findDaemon({ MUSTER_HOME: home }), { api: 'http://127.0.0.1:6878/api', token: 'abc' });
-    assert.deepEqual(findDaemon({ MUSTER_HOME: home, MUSTER_URL: 'http://127.0.0.1:9/api' }), { api: 'http://127.0.0.1:9/api', token: 'abc' });
+    assert.deepEqual(findDaemon({ MUSTER_HOME: home }), { api: 'http://127.0.0.1:6878/api', token });
+    assert.deepEqual(findDaemon({ MUSTER_HOME: home, MUSTER_URL: 'http://127.0.0.1:9/api' }), { api: 'http://127.0.0.1:9/api', token });
     assert.equal(findDaemon({ MUSTER_HOME: home, MUSTER_URL: 'http://evil.example:80/api' }), null);
+    // An empty or malformed token file is no token: the hook posts nothing rather than an empty Bearer.
+    for (const bad of ['', '\n', 'abc']) {
+      writeFileSync(join(home, 'token'), bad);
+      assert.equal(findDaemon({ MUSTER_HOME: home }), null, JSON.stringify(bad));
+    }
   } finally {
     rmSync(home, { recursive: true, force: true });
   }

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isWellFormedToken } from '../daemon/token-format.ts';
 
 export interface DaemonTarget {
   /** API base, e.g. http://127.0.0.1:6878/api */
@@ -33,7 +34,7 @@ export function findDaemon(env: NodeJS.ProcessEnv): DaemonTarget | null {
   if (!api || !/^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/api$/.test(api)) return null;
   try {
     const token = readFileSync(tokenFile, 'utf8').trim();
-    return token ? { api, token } : null;
+    return isWellFormedToken(token) ? { api, token } : null;
   } catch {
     return null;
   }

@@ -72,6 +72,16 @@ test('a wrong token in the query does not set a cookie', async () => {
   assert.equal(res.headers.get('set-cookie'), null);
 });
 
+test('empty credentials never match: an empty cookie, Bearer or ?token= is 401; a malformed token refuses to serve', async () => {
+  const host = `127.0.0.1:${PORT}`;
+  await envelope(await app.request(`${base}/api/settings`, { headers: { host, cookie: `muster_token_${PORT}=` } }), 401, 'unauthorized');
+  await envelope(await app.request(`${base}/api/settings`, { headers: { host, authorization: 'Bearer ' } }), 401, 'unauthorized');
+  await envelope(await app.request(`${base}/?token=`, { headers: { host } }), 401, 'unauthorized');
+  for (const token of ['', 'abc', 'x'.repeat(31)]) {
+    assert.throws(() => createApp({ token, getPort: () => PORT, routes: [] }), /token is malformed/, JSON.stringify(token));
+  }
+});
+
 const post = (body: string | null, headers: Record<string, string> = {}) =>
   app.request(`${base}/api/settings`, { method: 'POST', body, headers: { ...auth, 'content-type': 'application/json', ...headers } });
 

@@ -11,6 +11,7 @@ import type { MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { MusterError } from '../errors/index.ts';
 import type { AppEnv } from './env.ts';
+import { isWellFormedToken } from '../daemon/token-format.ts';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
@@ -31,7 +32,9 @@ export function cookieName(port: number): string {
   return `muster_token_${port}`;
 }
 
+/** Empty credentials never match, whatever the token is. */
 function sameToken(a: string, b: string): boolean {
+  if (a.length === 0 || b.length === 0) return false;
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
@@ -48,6 +51,8 @@ export interface GuardOptions {
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export function createGuards(opts: GuardOptions): MiddlewareHandler<AppEnv> {
+  // A short token is guessable, an empty one matches an empty cookie: refuse to serve with either.
+  if (!isWellFormedToken(opts.token)) throw new MusterError('internal', 'the board token is malformed; refusing to serve');
   return async (c, next) => {
     const url = new URL(c.req.url);
     const host = c.req.header('host') ?? url.host;

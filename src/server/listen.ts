@@ -21,6 +21,16 @@ export interface ListenOptions {
   fallbackPorts?: number;
   /** Called before sockets are destroyed (ends SSE streams cleanly). */
   beforeClose?(): void;
+  /** Time a client has to send a request's headers, ms. Default: 10 000. */
+  headersTimeoutMs?: number;
+  /**
+   * Time a client has to send a whole request, headers and body, ms. Default: 30 000. Node stops
+   * timing a request once it is fully received, so long responses (SSE streams, MCP tool calls
+   * that wait for an answer) are not cut by it.
+   */
+  requestTimeoutMs?: number;
+  /** How often those two timeouts are checked, ms. Default: 1000 (Node's 30 s let a stalled connection live 40 s). */
+  checkIntervalMs?: number;
 }
 
 function tryListen(server: Server, host: string, port: number): Promise<number> {
@@ -42,9 +52,16 @@ function tryListen(server: Server, host: string, port: number): Promise<number> 
 
 export async function listen(app: App, opts: ListenOptions): Promise<Listener> {
   const host = opts.host ?? '127.0.0.1';
-  const server = createServer(getRequestListener(app.fetch));
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 0; // SSE streams are long-lived
+  // A connection that never finishes its headers or its body is answered 408 and closed; without
+  // these bounds a client could hold sockets (and request buffers) open for as long as it likes.
+  const server = createServer(
+    {
+      headersTimeout: opts.headersTimeoutMs ?? 10_000,
+      requestTimeout: opts.requestTimeoutMs ?? 30_000,
+      connectionsCheckingInterval: opts.checkIntervalMs ?? 1000,
+    },
+    getRequestListener(app.fetch),
+  );
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
     sockets.add(s);

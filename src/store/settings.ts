@@ -45,7 +45,8 @@ export function defaultSettings(): Settings {
 export function validateSettingsPatch(patch: Record<string, unknown>): Settings {
   const out: Settings = {};
   for (const [key, value] of Object.entries(patch)) {
-    const def = SETTINGS[key];
+    // Own keys only: `__proto__`, `constructor` or `toString` must be unknown settings, not Object's members.
+    const def = Object.hasOwn(SETTINGS, key) ? SETTINGS[key] : undefined;
     if (!def) throw new MusterError('invalid_setting', `unknown setting '${key}'; known: ${Object.keys(SETTINGS).join(', ')}`);
     const v = def.check(value);
     if (v === undefined) throw new MusterError('invalid_setting', `setting '${key}' must be ${def.describe}`);

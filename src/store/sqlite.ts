@@ -49,7 +49,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     const out = defaultSettings();
     for (const row of getSetting.all()) {
       // Keys no longer known are ignored rather than failing the whole read.
-      if (row.key in out) out[row.key] = JSON.parse(row.value) as Settings[string];
+      if (Object.hasOwn(out, row.key)) out[row.key] = JSON.parse(row.value) as Settings[string];
     }
     return out;
   };

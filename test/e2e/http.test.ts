@@ -87,6 +87,16 @@ describe('HTTP surface of the real daemon', () => {
     assert.equal((ok.json.settings as { theme: string }).theme, 'light');
   });
 
+  it('POST /api/settings with a key Object.prototype has (__proto__, constructor, …) is 400 invalid_setting, never 500', async () => {
+    for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+      const r = await call('POST', '/api/settings', { ...bearer(), 'content-type': 'application/json' }, `{"${key}":1}`);
+      expectError(r, 400, 'invalid_setting');
+      assert.match(r.json.error?.message ?? '', new RegExp(`unknown setting '${key}'`));
+    }
+    const s = await call('GET', '/api/settings', bearer());
+    assert.deepEqual(Object.keys(s.json.settings as object).filter((k) => k.startsWith('_') || k === 'constructor'), []);
+  });
+
   it('an unknown route is a JSON 404', async () => {
     expectError(await call('GET', '/api/nope', bearer()), 404, 'not_found');
     expectError(await call('DELETE', '/nothing/here', bearer()), 404, 'not_found');
@@ -101,6 +111,35 @@ describe('HTTP surface of the real daemon', () => {
       s.setTimeout(3000, () => s.destroy());
     });
     assert.doesNotMatch(reply, /^HTTP\/1\.1 5/);
+  });
+
+  it('connections that never finish their headers are answered 408 and closed within ~11 s; an SSE stream stays', async () => {
+    const sse = await new Promise<{ close(): void; closed(): boolean }>((resolve, reject) => {
+      let closed = false;
+      const req = request(`${base}/api/events`, { headers: { host, ...bearer() }, agent: false }, (res) => {
+        res.on('close', () => (closed = true));
+        res.once('data', () => resolve({ close: () => req.destroy(), closed: () => closed }));
+      });
+      req.on('error', (e) => (closed ? undefined : reject(e)));
+      req.end();
+    });
+    const stalls = Array.from({ length: 40 }, (_, i) =>
+      new Promise<{ reply: string; ms: number }>((resolve) => {
+        const t0 = Date.now();
+        let reply = '';
+        const s = connect(port, '127.0.0.1', () => i % 2 === 1 && s.write(`GET /api/status HTTP/1.1\r\nHost: ${host}\r\n`));
+        s.on('data', (d) => (reply += d.toString()));
+        s.on('error', () => {});
+        s.on('close', () => resolve({ reply, ms: Date.now() - t0 }));
+        s.setTimeout(30_000, () => s.destroy());
+      }),
+    );
+    const results = await Promise.all(stalls);
+    const slowest = Math.max(...results.map((r) => r.ms));
+    assert.ok(slowest < 12_500, `the last stalled connection closed after ${slowest} ms`);
+    assert.deepEqual(results.filter((r) => !r.reply.startsWith('HTTP/1.1 408 ')), []);
+    assert.equal(sse.closed(), false, 'the SSE stream outlived the headers timeout');
+    sse.close();
   });
 
   it('the board shell: token in the URL → cookie + redirect; the page has a strict CSP and no inline script', async () => {

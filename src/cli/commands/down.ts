@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { MusterError } from '../../errors/index.ts';
-import { readLock } from '../../daemon/lock/index.ts';
+import { readLock, realLiveness } from '../../daemon/lock/index.ts';
 import { clientContext } from '../daemon-client.ts';
 import { printOk } from '../output.ts';
 import type { CommandContext } from '../command.ts';
@@ -29,20 +29,12 @@ export async function run({ env, flags }: CommandContext): Promise<number> {
   while (Date.now() < deadline) {
     const r = readLock(ctx.paths.lock, ctx.identity);
     const gone = r.state !== 'record' || r.record.pid !== pid || !r.alive;
-    if (gone && !isAlive(pid)) {
+    // A zombie counts as stopped: a parent that does not reap it must not hold `down` up.
+    if (gone && realLiveness(pid) === 'dead') {
       printOk({ stopped: true, pid, lockRemoved: !existsSync(ctx.paths.lock), home: ctx.paths.home });
       return 0;
     }
     await sleep(20);
   }
   throw new MusterError('daemon_unreachable', `pid ${pid} did not stop within the timeout; check it with \`muster status\``, { details: { pid } });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
 }

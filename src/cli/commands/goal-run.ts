@@ -106,6 +106,6 @@ export async function run(ctx: CommandContext): Promise<number> {
     const goal = (await api('GET', `/goals/${sessionId}`).catch(() => ({ goal: null }))).goal as { status?: string } | null;
     const outcome = goal?.status ?? 'cleared';
     printOk({ goal, outcome, turns: turn });
-    return GOAL_EXIT[outcome] ?? 1;
+    return Object.hasOwn(GOAL_EXIT, outcome) ? (GOAL_EXIT[outcome] ?? 1) : 1;
   }
 }

@@ -1,5 +1,5 @@
 /** `muster up [--port N]`: a background daemon; returns once it is ready. */
-import { clientContext, foreignError, locateDaemon, startDaemon } from '../daemon-client.ts';
+import { boardUrlOf, clientContext, foreignError, locateDaemon, startDaemon } from '../daemon-client.ts';
 import { printOk } from '../output.ts';
 import type { CommandContext } from '../command.ts';
 
@@ -10,6 +10,6 @@ export async function run({ flags, env }: CommandContext): Promise<number> {
   const already = loc.state === 'running';
   if (loc.state !== 'running') loc = await startDaemon(ctx, { port: flags.port !== undefined ? Number(flags.port) : undefined });
   if (loc.state !== 'running') return 1;
-  printOk({ pid: loc.record.pid, boardUrl: `${loc.urls.board}?token=${loc.token ?? ''}`, mcpUrl: loc.urls.mcp, alreadyRunning: already });
+  printOk({ pid: loc.record.pid, boardUrl: boardUrlOf(ctx, loc), mcpUrl: loc.urls.mcp, alreadyRunning: already });
   return 0;
 }

@@ -1,5 +1,6 @@
 /**
- * `muster <harness> [--name NAME] [harness args…]` (BEHAVIOUR B): start the daemon if needed,
+ * `muster <harness> [--name NAME] [harness args…]` (BEHAVIOUR B): start the daemon if needed (a
+ * person is starting an agent; once it runs, nothing here starts a daemon again),
  * register a launch, write the per-process config (0600, MUSTER_HOME/launch/<id>/), then run the
  * harness in the foreground wired to Muster and return its exit code. The user's own config files
  * are never edited. No envelope: the terminal belongs to the harness; wrapper failures go to stderr.
@@ -7,7 +8,7 @@
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MusterError } from '../../errors/index.ts';
-import { callApi, clientContext, ensureDaemon } from '../daemon-client.ts';
+import { callApi, callRunningApi, clientContext, ensureDaemon } from '../daemon-client.ts';
 import { installedHarnesses, whichBin } from '../../launch/installed.ts';
 import { newLaunchId } from '../../launch/launch-id.ts';
 import { planLaunch, splitWrapperArgs } from '../../launch/plan.ts';
@@ -45,9 +46,10 @@ export async function runWrapper(harness: Harness, rawArgs: string[], env: NodeJ
       argv: plan.argv,
       env: { ...env, ...plan.env },
       cwd,
-      onSpawn: (pid) => void callApi(ctx, 'PATCH', `/launches/${launchId}`, { pid }).catch(() => {}),
+      onSpawn: (pid) => void callRunningApi(ctx, 'PATCH', `/launches/${launchId}`, { pid }).catch(() => {}),
     });
-    await callApi(ctx, 'PATCH', `/launches/${launchId}`, { exitCode: code }).catch(() => {});
+    // The harness has exited: report it to a running daemon, never start one (`muster down` stays down).
+    await callRunningApi(ctx, 'PATCH', `/launches/${launchId}`, { exitCode: code }).catch(() => {});
     return code;
   } finally {
     // The directory holds the token; the harness has read it by now.

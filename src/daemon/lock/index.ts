@@ -4,6 +4,7 @@
 export { acquireLock } from './acquire.ts';
 export { readLock } from './read-lock.ts';
 export { realStartTime } from './start-time.ts';
+export { realLiveness } from './operations.ts';
 export type {
   AcquireLockOptions,
   LockEndpoints,

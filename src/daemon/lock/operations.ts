@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { MusterError } from '../../errors/index.ts';
 import { realStartTime } from './start-time.ts';
+import { hasExited, parseStat } from '../../discovery/proc/index.ts';
 import type { LockOperations } from './types.ts';
 
 /** The errno code (`ENOENT`, …) of a thrown fs/process error, undefined for anything else. */
@@ -13,16 +14,28 @@ export function errnoCode(e: unknown): string | undefined {
   return undefined;
 }
 
-/** kill(pid, 0): only ESRCH proves the process is gone; EPERM (someone else's process) means it exists. */
+/**
+ * kill(pid, 0): only ESRCH proves the process is gone; EPERM (someone else's process) means it exists.
+ * A zombie also answers kill(pid, 0): a daemon killed with -9 stays one until its parent reaps it
+ * (a second or two, or never for a parent that does not wait), so on Linux its /proc state decides,
+ * by the same rule as session liveness. Elsewhere (no /proc) kill's answer stands.
+ */
 export function realLiveness(pid: number): 'alive' | 'dead' {
   // kill(0 or negative) would address a process group, never a single owner.
   if (!Number.isSafeInteger(pid) || pid <= 0) return 'dead';
   try {
     process.kill(pid, 0);
-    return 'alive';
   } catch (e) {
     return errnoCode(e) === 'ESRCH' ? 'dead' : 'alive';
   }
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return 'alive';
+  }
+  const state = parseStat(stat)?.state;
+  return state !== undefined && hasExited(state) ? 'dead' : 'alive';
 }
 
 export const defaultLockOperations: LockOperations = {

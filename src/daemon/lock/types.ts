@@ -54,7 +54,10 @@ export interface LockRecord extends LockIdentity {
  * File operations are synchronous and throw Node errno errors (`err.code`) like `node:fs` does.
  */
 export interface LockOperations {
-  /** Default: `process.kill(pid, 0)`; only ESRCH means 'dead' (EPERM means it exists). Must not throw. */
+  /**
+   * Default: `process.kill(pid, 0)`; only ESRCH means 'dead' (EPERM means it exists), and a zombie
+   * (/proc/<pid>/stat state Z or X) is 'dead' too. Must not throw.
+   */
   liveness(pid: number): 'alive' | 'dead';
   /** Default: realStartTime (start-time.ts). Start time of `pid` now, null if unreadable. Must not throw. */
   startTime(pid: number): OwnerStart | null;

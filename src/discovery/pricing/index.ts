@@ -14,7 +14,9 @@ export { normaliseModel } from './normalise.ts';
 /** The price of `model`, or null when the table does not know it. */
 export function priceFor(model: string | null | undefined): ModelPrice | null {
   if (!model) return null;
-  return PRICES[normaliseModel(model)] ?? null;
+  // The model name comes from a transcript: `constructor` must not find Object's own members.
+  const key = normaliseModel(model);
+  return Object.hasOwn(PRICES, key) ? (PRICES[key] ?? null) : null;
 }
 
 /** USD cost of `tokens` on `model`; null for an unknown model (never a guess). */

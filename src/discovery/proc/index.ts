@@ -28,7 +28,7 @@ export type { LinuxProcOptions } from './proc-linux.ts';
 export { createPsProc, parsePsTable } from './proc-ps.ts';
 export type { PsProcOptions } from './proc-ps.ts';
 export { parseLstart, psEnv } from './ps-env.ts';
-export { parseStat } from './proc-stat.ts';
+export { hasExited, parseStat } from './proc-stat.ts';
 export type { ProcStat } from './proc-stat.ts';
 export { devToLocksText, parseProcLocks } from './proc-locks.ts';
 export { descendants } from './proc-descendants.ts';

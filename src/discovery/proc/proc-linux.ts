@@ -4,7 +4,7 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { signalPid } from './proc-signal.ts';
-import { PF_KTHREAD, parseStat } from './proc-stat.ts';
+import { PF_KTHREAD, hasExited, parseStat } from './proc-stat.ts';
 import { readLinkOrNull, readProcText, splitCmdline } from './proc-files.ts';
 import { parseProcLocks } from './proc-locks.ts';
 import { createLockProbe } from './proc-lock-probe.ts';
@@ -41,7 +41,7 @@ export function createLinuxProc(options: LinuxProcOptions = {}): ProcPort {
     const statText = readProcText(`${dir}/stat`, true);
     const stat = statText === null ? null : parseStat(statText);
     // A zombie has exited (only its parent has not reaped it): it is not a process any source may claim.
-    if (!stat || stat.state === 'Z' || stat.state === 'X') return undefined;
+    if (!stat || hasExited(stat.state)) return undefined;
     // Often half the table: skipping their three reads keeps snapshots cheap; no source wants them.
     if (stat.flags & PF_KTHREAD) return fromStat(stat, [], null, null);
     const cmdline = readProcText(`${dir}/cmdline`, true);
@@ -100,13 +100,13 @@ export function createLinuxProc(options: LinuxProcOptions = {}): ProcPort {
       // kill(pid, 0) succeeds on a zombie: an agent that died but whose parent (a tmux pane, a shell)
       // has not reaped it yet. It has exited; it must not keep its session live.
       const state = parseStat(readProcText(`${root}/${pid}/stat`, true) ?? '')?.state;
-      return state !== 'Z' && state !== 'X';
+      return state === undefined || !hasExited(state);
     },
     startTicks(pid) {
       const text = Number.isInteger(pid) && pid > 0 ? readProcText(`${root}/${pid}/stat`, true) : null;
       const stat = text === null ? null : parseStat(text);
       // A zombie has exited: no start time, so nothing treats it as the live owner of a session.
-      if (!stat || stat.state === 'Z' || stat.state === 'X') return null;
+      if (!stat || hasExited(stat.state)) return null;
       return stat.startTicks;
     },
     locks() {

@@ -20,6 +20,14 @@ export interface ProcStat {
   startTicks: number;
 }
 
+/**
+ * True for a process that has exited but is not reaped yet (Z, zombie; X, dead). kill(pid, 0) still
+ * finds it, so every liveness check (sessions, the daemon's lock) asks this too.
+ */
+export function hasExited(state: string): boolean {
+  return state === 'Z' || state === 'X';
+}
+
 /** PF_KTHREAD: kernel threads have no argv, exe or cwd worth reading. */
 export const PF_KTHREAD = 0x00200000;
 

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { TOKEN_PATTERN } from '../../daemon/token-format.ts';
 
 export interface DaemonLink {
   api: string;
@@ -17,17 +18,15 @@ export interface DaemonLink {
 
 /** The lock record's API, as the daemon publishes it: loopback only, so the token never leaves the machine. */
 const LOOPBACK_API = /^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):\d+\/api$/;
-/** The token's form (src/daemon's loadOrCreateToken writes 43 base64url characters; at least 32). */
-const TOKEN = /^[A-Za-z0-9_-]{32,}$/;
 
-/** The daemon to report to, or null (not running, not on loopback, no well-formed token). Never throws. */
+/** The daemon to report to, or null (not running, not on loopback, no well-formed token: an empty or malformed token file is no token). Never throws. */
 export function findDaemon(): DaemonLink | null {
   try {
     const home = process.env.MUSTER_HOME || join(homedir(), '.muster');
     const fromLock = (): unknown => (JSON.parse(readFileSync(join(home, 'muster.db.lock'), 'utf8')) as { endpoints?: { api?: unknown } }).endpoints?.api;
     const api = process.env.MUSTER_URL || fromLock();
     const token = readFileSync(process.env.MUSTER_TOKEN_FILE || join(home, 'token'), 'utf8').trim();
-    if (typeof api !== 'string' || !LOOPBACK_API.test(api) || !TOKEN.test(token)) return null;
+    if (typeof api !== 'string' || !LOOPBACK_API.test(api) || !TOKEN_PATTERN.test(token)) return null;
     return { api, token };
   } catch {
     return null;

@@ -113,6 +113,10 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
 
   async function open(sdk: Sdk): Promise<Entry> {
     const entry = {} as Entry;
+    // The SDK queues what it writes to its SSE streams without a bound (ReadableStream enqueue), but
+    // nothing broadcasts over them: a tool call's stream carries its result and a progress note every
+    // progressMs for at most askWaitSeconds (≤ 600 s, a few KiB), the standalone GET stream only a
+    // keep-alive comment every 15 s. A client that stops reading cannot make either grow like /api/events.
     const transport = new sdk.WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: MAX_BODY,

@@ -16,6 +16,7 @@ import type { TokenCounts } from '../../../core/session.ts';
 import { emptyTokens } from '../../../core/session.ts';
 import { priceByModel } from '../../../discovery/pricing/index.ts';
 import { asCount, asNumber, asObject, asString } from './record-fields.ts';
+import { ownValue, setOwn } from '../../../discovery/own-keys.ts';
 import type { Json } from './record-fields.ts';
 
 const RECENT_IDS = 64;
@@ -50,7 +51,7 @@ export function usageOf(raw: unknown): TokenCounts {
 const KEYS = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
 
 function addInto(target: Record<string, TokenCounts>, model: string, d: TokenCounts): void {
-  const t = (target[model] ??= emptyTokens());
+  const t = ownValue(target, model) ?? setOwn(target, model, emptyTokens());
   for (const k of KEYS) t[k] += d[k];
 }
 

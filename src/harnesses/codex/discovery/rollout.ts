@@ -5,6 +5,7 @@
  */
 import type { TokenCounts } from '../../../core/session.ts';
 import { emptyTokens } from '../../../core/session.ts';
+import { setOwn } from '../../../discovery/own-keys.ts';
 
 export type TurnState = 'none' | 'running' | 'complete' | 'aborted';
 
@@ -137,7 +138,7 @@ function applyResponseItem(s: RolloutSummary, p: Obj, ts: string | null): void {
   else if (type.endsWith('_call')) {
     const ns = str(p.namespace);
     const name = str(p.name) ?? type;
-    s.pending[callId] = { name: ns ? `${ns}__${name}` : name, at: ts };
+    setOwn(s.pending, callId, { name: ns ? `${ns}__${name}` : name, at: ts });
   }
 }
 

@@ -30,7 +30,8 @@ export interface OpenCodeProcessClass {
   attachUrl: string | null;
 }
 
-const SESSION_SUBCOMMANDS: Record<string, OpenCodeProcessKind> = { run: 'run', serve: 'serve', web: 'serve', attach: 'attach' };
+/** A Map: the first positional is any process's argv, and may be `constructor` or `__proto__`. */
+const SESSION_SUBCOMMANDS = new Map<string, OpenCodeProcessKind>([['run', 'run'], ['serve', 'serve'], ['web', 'serve'], ['attach', 'attach']]);
 /** Subcommands that own no session; anything else in first position is the TUI's project path. */
 const OTHER_SUBCOMMANDS = new Set([
   'acp', 'mcp', 'auth', 'agent', 'upgrade', 'uninstall', 'models', 'stats', 'export', 'import', 'github', 'pr', 'session',
@@ -75,7 +76,7 @@ export function classifyOpenCodeArgv(argv: string[]): OpenCodeProcessClass {
   }
   const first = positionals[0];
   if (first !== undefined) {
-    const kind = SESSION_SUBCOMMANDS[first];
+    const kind = SESSION_SUBCOMMANDS.get(first);
     if (kind) out.kind = kind;
     else if (OTHER_SUBCOMMANDS.has(first)) out.kind = 'other';
     // Otherwise the first positional is the TUI's project directory.

@@ -10,10 +10,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assignCodexThreads, createCodexSource, scanThreadLocks } from '../src/sources/codex/index.ts';
-import type { AssignProcess, AssignThread } from '../src/sources/codex/index.ts';
-import { createMemoryTranscriptIndex } from '../src/sources/contract.ts';
-import { createProc } from '../src/sources/proc/index.ts';
+import { assignCodexThreads, createCodexSource, scanThreadLocks } from '../src/harnesses/codex/discovery/index.ts';
+import type { AssignProcess, AssignThread } from '../src/harnesses/codex/discovery/index.ts';
+import { createMemoryTranscriptIndex } from '../src/discovery/contract.ts';
+import { createProc } from '../src/discovery/proc/index.ts';
 import { benchHome, median, percentile, sleep, track } from './corpus/daemon-kit.ts';
 import { createRng, uuidV7 } from './corpus/text-pool.ts';
 

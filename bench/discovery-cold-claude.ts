@@ -4,7 +4,7 @@
  * Env: BENCH_CORPUS_MB (default 1024), BENCH_CORPUS_FILES (default 2000).
  * Run: node --import tsx bench/discovery-cold-claude.ts
  */
-import { createClaudeSource } from '../src/sources/claude/index.ts';
+import { createClaudeSource } from '../src/harnesses/claude/discovery/index.ts';
 import { generateClaudeCorpus } from './corpus/claude-corpus.ts';
 import { runColdIndex } from './corpus/cold-index.ts';
 

@@ -5,7 +5,7 @@
  * Run: node --import tsx bench/discovery-cold-codex.ts
  */
 import { join } from 'node:path';
-import { createCodexSource } from '../src/sources/codex/index.ts';
+import { createCodexSource } from '../src/harnesses/codex/discovery/index.ts';
 import { generateCodexCorpus } from './corpus/codex-corpus.ts';
 import { runColdIndex } from './corpus/cold-index.ts';
 

@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { runCli } from '../test/e2e/kit.ts';
-import { createClaudeSource } from '../src/sources/claude/index.ts';
+import { createClaudeSource } from '../src/harnesses/claude/discovery/index.ts';
 import { openSqliteStore } from '../src/store/index.ts';
 import { createDeferredSqliteIndex } from './corpus/batched-index.ts';
 import { api, benchHome, median, rssMb, startDaemon, writeManyClaudeTranscripts } from './corpus/daemon-kit.ts';

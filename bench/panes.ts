@@ -18,12 +18,12 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProc } from '../src/sources/proc/index.ts';
-import { parseStat } from '../src/sources/proc/index.ts';
-import type { ProcInfo, ProcessTable } from '../src/sources/proc/types.ts';
+import { createProc } from '../src/discovery/proc/index.ts';
+import { parseStat } from '../src/discovery/proc/index.ts';
+import type { ProcInfo, ProcessTable } from '../src/discovery/proc/types.ts';
 import { buildPaneMap, createPaneTracker, createTmuxPanes, parsePaneLines, readProcTree } from '../src/panes/index.ts';
 import { createDaemon } from '../src/daemon/index.ts';
-import { registryJson, userLine, writeTranscript } from '../src/sources/claude/claude-fixtures.ts';
+import { registryJson, userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.ts';
 
 const PANES = 50;
 const started = Date.now();

@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createProc } from '../src/sources/proc/index.ts';
+import { createProc } from '../src/discovery/proc/index.ts';
 
 const SNAPSHOT_CHILDREN = 300;
 const LIVENESS_CHILDREN = 500;

@@ -2,7 +2,8 @@
 // board with Vite. Run by `npm install` (prepare) and `npm test`.
 import { build } from 'esbuild';
 import { rmSync, existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { execFileSync } from 'node:child_process';
 
 // --if-stale: skip when dist/ is newer than every input (the test scripts build first; CI's
@@ -37,7 +38,41 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
 });
+await buildStatusAssets();
 if (existsSync('web/index.html')) {
   execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn'], { stdio: 'inherit' });
 }
-console.log('built dist/cli.js and dist/web');
+console.log('built dist/cli.js, dist/status-assets and dist/web');
+
+/**
+ * The status plugin and extension Muster drops into harnesses (src/harnesses/status-assets/): each a
+ * self-contained ES module that the harness loads in its own process, so everything it imports is
+ * bundled in. The pager tools' JSON Schema comes from their one zod definition, generated here.
+ */
+async function buildStatusAssets() {
+  const tmp = 'dist/.status-asset-facts.mjs';
+  await build({ entryPoints: ['src/harnesses/status-assets/build-facts.ts'], outfile: tmp, bundle: true, format: 'esm', platform: 'node', target: 'node20', external: ['zod'], logLevel: 'warning' });
+  const { STATUS_MARKER: marker, pagerToolSpecs } = await import(pathToFileURL(resolve(tmp)).href);
+  const tools = pagerToolSpecs();
+  rmSync(tmp);
+  const assets = [
+    { name: 'pi-extension', entry: 'src/harnesses/pi/extension.ts', define: { MUSTER_HARNESS: '"pi"' } },
+    { name: 'omp-extension', entry: 'src/harnesses/pi/extension.ts', define: { MUSTER_HARNESS: '"omp"' } },
+    { name: 'opencode-plugin', entry: 'src/harnesses/opencode/plugin.ts', define: {} },
+  ];
+  for (const a of assets) {
+    await build({
+      entryPoints: [a.entry],
+      outfile: `dist/status-assets/${a.name}.js`,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      // pi loads it through jiti, OpenCode and omp through Bun: plain ESM with node: built-ins only.
+      define: { ...a.define, MUSTER_PAGER_TOOLS: JSON.stringify(tools) },
+      banner: { js: marker },
+      legalComments: 'none',
+      logLevel: 'warning',
+    });
+  }
+}

@@ -6,8 +6,8 @@
  * same database file the daemon uses (the schema is created by the real store first).
  */
 import Database from 'better-sqlite3';
-import type { TranscriptIndex, TranscriptIndexEntry } from '../../src/sources/contract.ts';
-import { createMemoryTranscriptIndex } from '../../src/sources/contract.ts';
+import type { TranscriptIndex, TranscriptIndexEntry } from '../../src/discovery/contract.ts';
+import { createMemoryTranscriptIndex } from '../../src/discovery/contract.ts';
 import { openSqliteStore } from '../../src/store/index.ts';
 
 export interface DeferredIndex {

@@ -9,8 +9,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SessionSource, TranscriptIndex } from '../../src/sources/contract.ts';
-import { createMemoryTranscriptIndex } from '../../src/sources/contract.ts';
+import type { SessionSource, TranscriptIndex } from '../../src/discovery/contract.ts';
+import { createMemoryTranscriptIndex } from '../../src/discovery/contract.ts';
 import { openSqliteStore } from '../../src/store/index.ts';
 import { createDeferredSqliteIndex } from './batched-index.ts';
 import { parseEveryLine } from './json-baseline.ts';

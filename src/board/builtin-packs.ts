@@ -1,27 +1,14 @@
 /**
- * Built-in emoji packs (BEHAVIOUR E "built-in emoji packs per harness"). Each harness gets its own
- * family of characters so a glance at the board tells harnesses apart before reading a word; a
- * session picks one of its family by a stable hash of its id, so it keeps its face across reloads.
+ * Built-in emoji packs. Each harness gets its own family of characters (its adapter's
+ * `display.critters`) so a glance at the board tells harnesses apart before reading a word; a session
+ * picks one of its family by a stable hash of its id, so it keeps its face across reloads. Served to
+ * the board with the other packs (GET /api/characters); the web app never imports this file.
  */
-import type { Harness } from '../sources/session.ts';
+import { ADAPTERS } from '../harnesses/registry.ts';
 import type { Character, Pack } from './types.ts';
 
-const CRITTERS: Record<Harness, [string, string][]> = {
-  claude: [['fox', '🦊'], ['owl', '🦉'], ['octopus', '🐙'], ['hedgehog', '🦔'], ['otter', '🦦'], ['crab', '🦀'], ['lion', '🦁'], ['koala', '🐨']],
-  codex: [['robot', '🤖'], ['alien', '👾'], ['rocket', '🚀'], ['satellite', '🛰️'], ['gear', '⚙️'], ['ufo', '🛸']],
-  opencode: [['penguin', '🐧'], ['whale', '🐳'], ['dolphin', '🐬'], ['turtle', '🐢'], ['seal', '🦭'], ['shark', '🦈']],
-  pi: [['dragon', '🐉'], ['unicorn', '🦄'], ['phoenix', '🐦‍🔥'], ['wolf', '🐺'], ['eagle', '🦅'], ['tiger', '🐯']],
-  omp: [['bee', '🐝'], ['butterfly', '🦋'], ['ladybug', '🐞'], ['snail', '🐌'], ['frog', '🐸'], ['parrot', '🦜']],
-};
-
-const PLAIN: Record<Harness, string> = { claude: '🟠', codex: '🟢', opencode: '🔵', pi: '🟣', omp: '🟡' };
-
 function critters(): Character[] {
-  const out: Character[] = [];
-  for (const [harness, list] of Object.entries(CRITTERS) as [Harness, [string, string][]][]) {
-    for (const [name, emoji] of list) out.push({ id: `${harness}-${name}`, kind: 'emoji', name, emoji, harness });
-  }
-  return out;
+  return ADAPTERS.flatMap((a) => a.display.critters.map(([name, emoji]): Character => ({ id: `${a.name}-${name}`, kind: 'emoji', name, emoji, harness: a.name })));
 }
 
 export const BUILTIN_PACKS: readonly Pack[] = [
@@ -30,11 +17,11 @@ export const BUILTIN_PACKS: readonly Pack[] = [
     id: 'dots',
     name: 'Dots',
     builtin: true,
-    characters: (Object.entries(PLAIN) as [Harness, string][]).map(([harness, emoji]) => ({ id: `${harness}-dot`, kind: 'emoji', name: `${harness} dot`, emoji, harness })),
+    characters: ADAPTERS.map((a): Character => ({ id: `${a.name}-dot`, kind: 'emoji', name: `${a.name} dot`, emoji: a.display.dot, harness: a.name })),
   },
 ];
 
-export const DEFAULT_ACTIVE_PACK = 'critters';
+export { DEFAULT_ACTIVE_PACK } from './builtin-ids.ts';
 
 export function isBuiltinPack(id: string): boolean {
   return BUILTIN_PACKS.some((p) => p.id === id);

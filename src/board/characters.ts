@@ -4,8 +4,9 @@
  * override, the active pack. Persistence and files go through the ports; nothing here touches the OS.
  */
 import { MusterError } from '../errors/index.ts';
-import { HARNESSES, type Harness } from '../sources/session.ts';
-import { isSessionId } from '../sources/ids.ts';
+import { type Harness } from '../core/session.ts';
+import { HARNESSES } from '../harnesses/registry.ts';
+import { isSessionId } from '../harnesses/registry.ts';
 import { BUILTIN_PACKS, DEFAULT_ACTIVE_PACK, isBuiltinPack } from './builtin-packs.ts';
 import { CHARACTER_ID, PACK_ID, checkEmoji, checkId, checkName, packIdFor } from './names.ts';
 import type { BoardRepository, PackFileStore } from './ports.ts';

@@ -3,7 +3,7 @@
  * BoardRepository; async so a fleet-shared Postgres can satisfy it later), and where uploaded
  * character images live (PackFileStore; the real one writes under MUSTER_HOME/packs).
  */
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
 import type { Character, CharacterRef, Position, SceneFile } from './types.ts';
 
 export interface StoredPack {

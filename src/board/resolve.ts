@@ -4,9 +4,11 @@
  * made for its harness if the pack has any, else any), picked by a stable hash of the session id,
  * 4. the builtin critter of its harness. A reference to something deleted falls through.
  */
-import type { Harness } from '../sources/session.ts';
-import { BUILTIN_PACKS, DEFAULT_ACTIVE_PACK } from './builtin-packs.ts';
+import type { Harness } from '../core/session.ts';
+import { DEFAULT_ACTIVE_PACK } from './builtin-ids.ts';
 import type { BoardCharacters, Character, CharacterRef, Pack } from './types.ts';
+
+const LAST_RESORT: Pack = { id: DEFAULT_ACTIVE_PACK, name: 'Critters', builtin: true, characters: [{ id: 'agent', kind: 'emoji', name: 'agent', emoji: '🤖' }] };
 
 export interface ResolvedCharacter {
   pack: Pack;
@@ -48,8 +50,10 @@ export function resolveCharacter(board: BoardCharacters, session: { harness: Har
   const active = board.packs.find((p) => p.id === board.active);
   const fromActive = pick(active, session.harness, session.id);
   if (active && fromActive) return { pack: active, character: fromActive, via: 'active' };
-  const fallbackPack = BUILTIN_PACKS.find((p) => p.id === DEFAULT_ACTIVE_PACK) as Pack;
-  const character = pick(fallbackPack, session.harness, session.id) as Character;
+  // The builtin critters always come with the packs the daemon serves; a last-resort face covers a board
+  // that has none (nothing is lost: the operator still sees the session).
+  const fallbackPack = board.packs.find((p) => p.id === DEFAULT_ACTIVE_PACK) ?? LAST_RESORT;
+  const character = pick(fallbackPack, session.harness, session.id) ?? (LAST_RESORT.characters[0] as Character);
   return { pack: fallbackPack, character, via: 'fallback' };
 }
 

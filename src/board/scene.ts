@@ -31,7 +31,8 @@ export interface SceneInput {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const finite = (v: unknown, max: number = SCENE_LIMITS.coordinate): v is number => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= max;
 const ID = /^[A-Za-z0-9_-]{1,100}$/;
-const POSITION_KEY = /^(claude|codex|opencode|pi|omp):[A-Za-z0-9_-]{1,64}$/;
+/** `<harness>:<session id>`; a harness name has the registry's shape (this file is pure: the web app imports it). */
+const POSITION_KEY = /^[a-z][a-z0-9]{1,15}:[A-Za-z0-9_-]{1,64}$/;
 
 function checkElement(e: unknown, i: number): string | null {
   if (!isObject(e)) return `elements[${i}] is not an object`;

@@ -3,7 +3,7 @@
  * per-session overrides, the active pack, and the one saved scene. Pure types: the web app imports
  * them too, so nothing here may touch the OS.
  */
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
 
 export type CharacterKind = 'emoji' | 'image';
 

@@ -5,7 +5,8 @@
  * `muster hook` and `muster <harness>` are not here: they take their arguments raw (harness.ts, main.ts).
  */
 import type { CommandModule } from './command.ts';
-import { HARNESSES, STATUSES } from '../sources/session.ts';
+import { STATUSES } from '../core/session.ts';
+import { HARNESSES } from '../harnesses/registry.ts';
 import { GOAL_STATUSES } from '../goals/types.ts';
 import { PAGE_KINDS, PAGE_STATUSES } from '../pager/types.ts';
 

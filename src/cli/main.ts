@@ -7,7 +7,8 @@ import { commandHelp, parseCommandArgs } from './args.ts';
 import { COMMANDS, RAW_COMMANDS } from './command-specs.ts';
 import { printError, printOk, usageError } from './output.ts';
 import { MusterError } from '../errors/index.ts';
-import { HARNESSES, type Harness } from '../sources/session.ts';
+import { type Harness } from '../core/session.ts';
+import { HARNESSES } from '../harnesses/registry.ts';
 
 export const COMMAND_NAMES = [...COMMANDS.keys(), 'hook'];
 

@@ -1,5 +1,5 @@
 /** Human table of sessions for `muster ls` on a terminal. Untrusted text is stripped of control characters. */
-import type { Session } from '../sources/session.ts';
+import type { Session } from '../core/session.ts';
 
 function clean(s: string | null | undefined): string {
   // eslint-disable-next-line no-control-regex -- removing terminal control characters is the point

@@ -16,6 +16,7 @@ import { coreRoutes, type ServiceIdentity } from '../server/routes/core.ts';
 import { eventsRoutes } from '../server/routes/events.ts';
 import { webRoutes } from '../server/routes/web.ts';
 import { sessionRoutes } from '../server/routes/sessions.ts';
+import { harnessRoutes } from '../server/routes/harnesses.ts';
 import { actionRoutes } from '../server/routes/actions.ts';
 import { createPaneService } from '../panes/index.ts';
 import { isDirectory } from './fs-checks.ts';
@@ -29,57 +30,15 @@ import { createHookService } from '../hooks/index.ts';
 import { createLaunchService } from '../launch/index.ts';
 import { hookRoutes } from '../server/routes/hooks.ts';
 import { createSources } from './sources.ts';
-import type { ProcPort } from '../sources/proc/types.ts';
+import type { ProcPort } from '../discovery/proc/types.ts';
 import type { App } from '../server/env.ts';
-import { execFile } from 'node:child_process';
-import { createDesktopChannel, createNotifier, createPager, createWebhookChannel, type NotificationChannel, type RunResult, type SessionLookup } from '../pager/index.ts';
+import { createDesktopChannel, createNotifier, createPager, createWebhookChannel, type NotificationChannel, type SessionLookup } from '../pager/index.ts';
 import { pageRoutes } from '../server/routes/pages.ts';
 import { createMcpEndpoint } from '../server/routes/mcp.ts';
-import { createAuditorFactory, createGoals, createHookDecider, createPagerPagePort, createStopHandoff, type CommandRunner } from '../goals/index.ts';
-import { claudeHooksConfig } from '../launch/plan-claude.ts';
-import { hookCommand } from '../launch/plan-types.ts';
-import { spawn } from 'node:child_process';
+import { createAuditorFactory, createGoals, createHookDecider, createPagerPagePort, createStopHandoff } from '../goals/index.ts';
+import { runArgv, runCommand, resumeHeadless } from './runners.ts';
+import { auditorHarnesses, canContinueHeadless, turnEndOf } from '../harnesses/ports.ts';
 import { goalRoutes } from '../server/routes/goals.ts';
-
-/** The desktop channel's real runner: argv without a shell, bounded to 5 s; never throws. */
-function runArgv(argv: string[]): Promise<RunResult> {
-  return new Promise((resolve) => {
-    execFile(argv[0] as string, argv.slice(1), { timeout: 5000 }, (err, _out, stderr) =>
-      resolve(err ? { code: typeof err.code === 'number' ? err.code : null, error: `${err.message} ${stderr}`.trim() } : { code: 0 }),
-    );
-  });
-}
-
-/** The CLI auditors' runner (`claude -p`, `codex exec`): argv without a shell, bounded; never throws. */
-const runCommand: CommandRunner = (argv, o) =>
-  new Promise((resolve) => {
-    const child = execFile(argv[0] as string, argv.slice(1), { cwd: o.cwd, env: o.env, timeout: o.timeoutMs, killSignal: 'SIGTERM', maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
-      const error = err && (err.killed || typeof err.code !== 'number') ? (err.killed ? `timed out after ${o.timeoutMs} ms` : err.message) : null;
-      resolve({ code, stdout, stderr, error });
-    });
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(o.input ?? '');
-  });
-
-/**
- * A goal's next turn when Claude's Stop hook cannot deliver it: `claude --resume <id> -p <prompt>`,
- * detached, with Muster's hooks injected through --settings (as the wrapper does) so its Stop hook
- * keeps driving the goal. The hook finds this daemon through MUSTER_HOME in the inherited env.
- */
-function resumeClaudeHeadless(env: NodeJS.ProcessEnv, input: { sessionId: string; prompt: string; cwd: string | null }): Promise<{ ok: true } | { ok: false; error: string }> {
-  const entry = process.argv[1];
-  const hookArgv = entry ? [process.execPath, ...process.execArgv, entry, 'hook'] : ['muster', 'hook'];
-  const settings = JSON.stringify(claudeHooksConfig((e) => hookCommand({ hookArgv }, 'claude', e)));
-  return new Promise((resolve) => {
-    const child = spawn('claude', ['--resume', input.sessionId, '-p', input.prompt, '--settings', settings], { cwd: input.cwd ?? undefined, env, detached: true, stdio: 'ignore' });
-    child.once('error', (e) => resolve({ ok: false, error: e.message }));
-    child.once('spawn', () => {
-      child.unref();
-      resolve({ ok: true });
-    });
-  });
-}
 
 export const DEFAULT_PORT = 6878;
 
@@ -139,7 +98,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     const bus = createEventBus();
     const settings = await store.settings.all();
     let rescanSeconds = Number(settings.rescanSeconds);
-    const { sources, proc } = createSources({ env, index: store.transcriptIndex, proc: options.proc });
+    const { sources, proc } = await createSources({ env, index: store.transcriptIndex, proc: options.proc });
     // Exact status from hook events wins over file-derived status while the process lives.
     const overlay = createHookStatus();
     const hub = createHub({ sources, bus, isAlive: (pid) => proc.isAlive(pid), rescanMs: () => rescanSeconds * 1000, overlay, log });
@@ -188,13 +147,14 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         const s = await store.settings.all();
         return { auditEnabled: s.auditEnabled === true, auditModel: String(s.auditModel ?? ''), auditTimeoutMs: Number(s.auditTimeoutSeconds) * 1000 };
       },
-      auditorFor: createAuditorFactory({ env, run: runCommand }),
+      auditorFor: createAuditorFactory({ env, harnesses: auditorHarnesses, run: runCommand }),
       pages: createPagerPagePort(pager, log),
       publish: (type, data) => void bus.publish(type, data),
       log,
     });
     const goalHookDecision = createHookDecider({
       onTurnFinished: (turn) => goals.onTurnFinished(turn),
+      turnEndOf,
       // A Stop waits for an audit only when the session has an active goal; others answer at once.
       hasActiveGoal: async (id) => (await goals.forSession(id))?.status === 'active',
       auditTimeoutMs: async () => Number((await store.settings.all()).auditTimeoutSeconds) * 1000 || 120_000,
@@ -204,7 +164,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         log,
         ops: {
           exited: (id, pid) => (pid ? !proc.isAlive(pid) : !hub.get(id)?.live),
-          resumeHeadless: (input) => resumeClaudeHeadless(env, { ...input, cwd: input.cwd ?? hub.get(input.sessionId)?.cwd ?? null }),
+          canContinue: canContinueHeadless,
+          resumeHeadless: (input) => resumeHeadless(env, { ...input, cwd: input.cwd ?? hub.get(input.sessionId)?.cwd ?? null }),
         },
       }),
       log,
@@ -237,6 +198,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       getPort: () => port,
       routes: [
         coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), mcpMounted: true }),
+        harnessRoutes(),
         sessionRoutes({ hub, decorate: (s) => actions.decorate(s) }),
         actionRoutes({ actions, history: store.actions }),
         sessionTailRoutes({ hub }),

@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { turnEndOf } from '../harnesses/ports.ts';
 import assert from 'node:assert/strict';
 import { createHookDecider, type HandoffInput, type HookDeciderOptions } from './hook-decision.ts';
 import type { TurnDecision } from './types.ts';
@@ -13,6 +14,7 @@ function decider(decisions: (() => Promise<TurnDecision>)[], extra: Partial<Hook
   const d = createHookDecider({
     onTurnFinished: () => (decisions[n++] ?? (() => Promise.resolve({ decision: 'stop', reason: 'x', goal: null } as TurnDecision)))(),
     hasActiveGoal: async () => true,
+    turnEndOf,
     auditTimeoutMs: async () => 1000,
     handoff: async (h) => void handoffs.push(h),
     collectGraceMs: 30,

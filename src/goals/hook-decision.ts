@@ -1,16 +1,17 @@
 /**
- * The hooks' decision seam (src/hooks/service.ts `decide` and `collect`): a Claude or Codex `Stop` is
- * a finished turn. Without an active goal the answer is immediate (null), so the hook stays within its
- * 250 ms bound. With one, the audit can take up to auditTimeoutSeconds, so the answer is a ticket
- * `{ pending, decisionId, waitMs }` and the hook waits for the decision in a second request
- * (`collect`). The driver's `continue` becomes `{ decision: 'block', reason: <continuation prompt> }`.
+ * The hooks' decision seam (src/hooks/service.ts `decide` and `collect`): a harness's turn-end event
+ * (its adapter's `hooks.turnEnd`, e.g. Claude's and Codex's `Stop`) is a finished turn. Without an
+ * active goal the answer is immediate (null), so the hook stays within its 250 ms bound. With one, the
+ * audit can take up to auditTimeoutSeconds, so the answer is a ticket `{ pending, decisionId, waitMs }`
+ * and the hook waits for the decision in a second request (`collect`). The driver's `continue` becomes
+ * `{ decision: 'block', reason: <continuation prompt> }`.
  *
- * A continue that Claude would not take through a block is handed to `handoff` instead, never
- * dropped: when the block would exceed Claude's cap on consecutive Stop-hook blocks (the hook reports
- * the cap from Claude's environment as `muster_block_cap`; 8 in 2.1.332), and when no hook collected
- * the decision (it gave up, was killed by Claude's hook timeout, or could not reach us).
+ * A continue that the harness would not take through a block is handed to `handoff` instead, never
+ * dropped: when the block would exceed the harness's cap on consecutive blocks (the hook reports the
+ * live cap as `muster_block_cap`; Claude 2.1.332's is 8), and when no hook collected the decision (it
+ * gave up, was killed by the harness's hook timeout, or could not reach us).
  */
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
 import type { GoalLimits, TurnDecision, TurnFinished } from './types.ts';
 
 export type StopHookAnswer = { decision: 'block'; reason: string } | { pending: true; decisionId: string; waitMs: number } | null;
@@ -29,8 +30,17 @@ export interface HandoffInput {
   why: HandoffWhy;
 }
 
+/** A harness's turn-end event and its cap on consecutive blocks (its adapter's `hooks.turnEnd`). */
+export interface TurnEndSpec {
+  event: string;
+  /** 0 = no cap. Used when the hook does not report the live cap as `muster_block_cap`. */
+  defaultBlockCap: number;
+}
+
 export interface HookDeciderOptions {
   onTurnFinished(turn: TurnFinished): Promise<TurnDecision>;
+  /** The harness's turn end that carries the goal driver's answer, or null when its hooks cannot continue a session. */
+  turnEndOf(harness: Harness): TurnEndSpec | null;
   /** Whether the session has an active goal: the cheap check that keeps goal-less Stops fast. */
   hasActiveGoal(sessionId: string): Promise<boolean>;
   /** Bound of one audit, ms (read at each Stop). The ticket's waitMs adds a margin to it. */
@@ -67,7 +77,6 @@ interface Ticket {
   onUnclaimed(): void;
 }
 
-const STOP_EVENTS = new Set(['Stop']);
 /** Added to the audit bound: the turn count and store writes around the audit. */
 const WAIT_MARGIN_MS = 5_000;
 
@@ -124,12 +133,13 @@ export function createHookDecider(o: HookDeciderOptions): HookDecider {
 
   return {
     async decide(input, sessionId) {
-      if (!sessionId || !STOP_EVENTS.has(input.event) || (input.harness !== 'claude' && input.harness !== 'codex')) return null;
+      const turnEnd = o.turnEndOf(input.harness);
+      if (!sessionId || !turnEnd || input.event !== turnEnd.event) return null;
       // stop_hook_active is false on the first Stop after a prompt: Claude's counter starts over.
       const consecutive = input.payload.stop_hook_active === true ? (blocks.get(sessionId) ?? 0) : 0;
       blocks.set(sessionId, consecutive);
       const capRaw = input.payload.muster_block_cap;
-      const cap = typeof capRaw === 'number' && Number.isSafeInteger(capRaw) && capRaw >= 0 ? capRaw : input.harness === 'claude' ? 8 : 0;
+      const cap = typeof capRaw === 'number' && Number.isSafeInteger(capRaw) && capRaw >= 0 ? capRaw : turnEnd.defaultBlockCap;
       if (!(await o.hasActiveGoal(sessionId).catch(() => false))) return null;
       const turn = await turnOf(input, sessionId);
       const id = newId();

@@ -6,9 +6,9 @@ export { newGoalId, isGoalId } from './goal-id.ts';
 export { finalReport, type ReportMessage } from './report.ts';
 export { continuationPrompt, resumePrompt } from './prompt.ts';
 export { createMemoryGoalsRepository } from './memory-repo.ts';
-export { createAuditorFactory, failingAuditor, type AuditorFactory, type AuditorFactoryOptions } from './auditor/factory.ts';
+export { createAuditorFactory, failingAuditor, auditorForms, type AuditorFactory, type AuditorFactoryOptions, type AuditorHarnesses } from './auditor/factory.ts';
 export { createAnthropicAuditor, createOpenAiAuditor, type HttpAuditorOptions } from './auditor/http-auditors.ts';
-export { createClaudeCliAuditor, createCodexCliAuditor, readCodexExec, type CliAuditorOptions } from './auditor/cli-auditors.ts';
+export { createCliAuditor, type CliAuditorOptions } from './auditor/cli-auditors.ts';
 export { parseVerdict, auditPrompt, AUDIT_SYSTEM } from './auditor/verdict.ts';
 export type { Auditor, AuditRequest, AuditResult, CommandRunner, CommandResult, FetchFn } from './auditor/port.ts';
 export {

@@ -3,7 +3,7 @@
  * operator's inbox (its answer resumes the goal), a settled goal one notice. Never throws.
  */
 import type { Caller } from '../pager/index.ts';
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
 import type { PagePort } from './types.ts';
 
 /** The slice of the pager the goals use. */

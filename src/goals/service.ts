@@ -4,8 +4,9 @@
  * works, whatever state the record is in: no goal can only be stopped by hand-editing the database.
  */
 import { MusterError } from '../errors/index.ts';
-import { isSessionIdFor, isSessionId } from '../sources/ids.ts';
-import { HARNESSES, type Harness } from '../sources/session.ts';
+import { isSessionIdFor, isSessionId } from '../harnesses/registry.ts';
+import { type Harness } from '../core/session.ts';
+import { HARNESSES } from '../harnesses/registry.ts';
 import { normaliseBudget, normaliseMaxTurns } from './budget.ts';
 import { createGoalDriver, type GoalDriver, type GoalDriverOptions } from './driver.ts';
 import { isGoalId, newGoalId } from './goal-id.ts';

@@ -26,6 +26,7 @@ async function setup(ops: Partial<StopHandoffOperations>) {
     clock: () => now,
     ops: {
       exited: () => true,
+      canContinue: (h) => h === 'claude',
       resumeHeadless: async (r) => (resumed.push(r), { ok: true }),
       sleep: async (ms) => void (now += ms),
       ...ops,
@@ -38,7 +39,7 @@ test('the process exited: the next turn goes through claude --resume -p, and goa
   let polls = 0;
   const s = await setup({ exited: () => ++polls > 3 });
   await s.handoff(input);
-  assert.deepEqual(s.resumed, [{ sessionId: SID, prompt: 'next', cwd: '/w' }]);
+  assert.deepEqual(s.resumed, [{ harness: 'claude', sessionId: SID, prompt: 'next', cwd: '/w' }]);
   const h = s.events.find((e) => e.type === 'goal.handoff');
   assert.equal(h?.data.via, 'resume');
   assert.equal(h?.data.why, 'block_cap');

@@ -1,11 +1,12 @@
 /**
- * Where a continuation goes when the Stop hook cannot deliver it (hook-decision.ts `handoff`): Claude
- * stopped honouring blocks (its consecutive-block cap), or the hook was gone before the decision was.
- * Either way the turn has ended. Once the session's process has exited (print mode), the next turn
- * runs headless as `claude --resume <id> -p "<continuation>"` with the Stop hook injected again, so the
- * hook keeps driving it. A session still open after the wait (interactive) is not resumed in a second
- * process (Claude does not guard against that): the goal is paused with the reason instead. Either
- * way a `goal.handoff` event says which path was taken, and the log says so too.
+ * Where a continuation goes when the turn-end hook cannot deliver it (hook-decision.ts `handoff`): the
+ * harness stopped honouring blocks (its consecutive-block cap), or the hook was gone before the
+ * decision was. Either way the turn has ended. Once the session's process has exited (print mode), the
+ * next turn runs headless with Muster's hooks injected again (Claude: `claude --resume <id> -p
+ * "<continuation>" --settings <hooks>`), so the hook keeps driving it — for harnesses whose adapter can
+ * (`headless.continueWithHooks`). A session still open after the wait (interactive) is not resumed in a
+ * second process (Claude does not guard against that): the goal is paused with the reason instead.
+ * Either way a `goal.handoff` event says which path was taken, and the log says so too.
  */
 import type { HandoffInput } from './hook-decision.ts';
 import type { GoalsRepository } from './types.ts';
@@ -13,8 +14,10 @@ import type { GoalsRepository } from './types.ts';
 export interface StopHandoffOperations {
   /** True once the session's process has exited (pid when known, else the session's liveness). Must not throw. */
   exited(sessionId: string, pid: number | null): boolean;
-  /** Starts `claude --resume <id> -p <prompt>` with Muster's hooks, detached. Must not throw. */
-  resumeHeadless(input: { sessionId: string; prompt: string; cwd: string | null }): Promise<{ ok: true } | { ok: false; error: string }>;
+  /** Whether the harness can take a next turn headless with Muster's hooks (its adapter's `headless.continueWithHooks`). */
+  canContinue(harness: HandoffInput['harness']): boolean;
+  /** Starts the next turn headless with Muster's hooks (`claude --resume <id> -p <prompt> …`), detached. Must not throw. */
+  resumeHeadless(input: { harness: HandoffInput['harness']; sessionId: string; prompt: string; cwd: string | null }): Promise<{ ok: true } | { ok: false; error: string }>;
   /** Resolves after `ms`. Default: setTimeout (unref'd). */
   sleep?(ms: number): Promise<void>;
 }
@@ -32,7 +35,7 @@ export interface StopHandoffOptions {
 const POLL_MS = 100;
 
 const WHY: Record<HandoffInput['why'], string> = {
-  block_cap: "Claude's cap on consecutive Stop-hook blocks was reached",
+  block_cap: "the harness's cap on consecutive Stop-hook blocks was reached",
   hook_gone: 'the Stop hook was gone before the audit finished (hook timeout or daemon unreachable)',
 };
 
@@ -53,7 +56,7 @@ export function createStopHandoff(o: StopHandoffOptions): (input: HandoffInput) 
   }
 
   return async (input) => {
-    if (input.harness !== 'claude') return pause(input, `no other way to send ${input.harness} the next turn; answer in the session, then muster goal resume`);
+    if (!o.ops.canContinue(input.harness)) return pause(input, `no other way to send ${input.harness} the next turn; answer in the session, then muster goal resume`);
     const deadline = clock() + exitWait;
     while (!o.ops.exited(input.sessionId, input.pid)) {
       if (clock() >= deadline) return pause(input, 'the session is still open, so it was not resumed in a second process; send the next prompt there, then muster goal resume');
@@ -62,9 +65,10 @@ export function createStopHandoff(o: StopHandoffOptions): (input: HandoffInput) 
     const g = await o.repo.getBySession(input.sessionId);
     // Paused or cleared meanwhile: the operator's word wins.
     if (!g || g.status !== 'active') return;
-    const sent = await o.ops.resumeHeadless({ sessionId: input.sessionId, prompt: input.prompt, cwd: input.cwd });
-    if (!sent.ok) return pause(input, `claude --resume failed: ${sent.error}`);
-    o.publish('goal.handoff', { goalId: g.id, sessionId: g.sessionId, why: input.why, via: 'resume', detail: `${WHY[input.why]}; continued with claude --resume ${g.sessionId} -p` });
-    log(`[goals] ${g.id}: ${WHY[input.why]}; continued with claude --resume ${g.sessionId} -p`);
+    const sent = await o.ops.resumeHeadless({ harness: input.harness, sessionId: input.sessionId, prompt: input.prompt, cwd: input.cwd });
+    if (!sent.ok) return pause(input, `${input.harness} --resume failed: ${sent.error}`);
+    const how = `continued headless with ${input.harness} --resume ${g.sessionId}`;
+    o.publish('goal.handoff', { goalId: g.id, sessionId: g.sessionId, why: input.why, via: 'resume', detail: `${WHY[input.why]}; ${how}` });
+    log(`[goals] ${g.id}: ${WHY[input.why]}; ${how}`);
   };
 }

@@ -3,7 +3,7 @@
  * finished turn by an independent auditor model. The records, the verdicts and the ports the driver
  * talks through live here; the store, the auditor providers and the continuations implement them.
  */
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
 
 export const GOAL_STATUSES = ['active', 'paused', 'complete', 'blocked', 'audit_failed', 'budget_exhausted', 'max_turns'] as const;
 export type GoalStatus = (typeof GOAL_STATUSES)[number];

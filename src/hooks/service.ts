@@ -2,14 +2,14 @@
  * The daemon side of `muster hook`: a hook event becomes an exact status transition in the hub's
  * overlay (which pushes session.status.changed on SSE), links the wrapper's launch to its session,
  * and may answer with a decision. The decision is the goal driver's seam: `decide` can answer a
- * Claude/Codex `Stop` with `{ decision: 'block', reason }`, which `muster hook` prints in the
+ * harness's turn-end event (Claude's and Codex's `Stop`) with `{ decision: 'block', reason }`, which `muster hook` prints in the
  * harness's own format so the turn continues, or with a ticket the hook then waits on (`collect`).
  */
 import type { EventBus } from '../events/index.ts';
 import type { HookStatusOverlay } from '../hub/hook-status.ts';
-import { isSessionIdFor } from '../sources/ids.ts';
-import type { Harness } from '../sources/session.ts';
-import { sessionIdOf, transitionFor, type Transition } from './transitions.ts';
+import { adapterFor, isSessionIdFor } from '../harnesses/registry.ts';
+import type { Transition } from '../harnesses/adapter.ts';
+import type { Harness } from '../core/session.ts';
 import { STOP_WAIT_MAX_MS } from './stop-wait.ts';
 
 export interface HookInput {
@@ -63,9 +63,10 @@ export function createHookService(opts: HookServiceOptions): HookService {
         return { sessionId: null, transition: null, decision };
       }
       const at = clock();
-      const raw = sessionIdOf(input.harness, input.payload);
+      const hooks = adapterFor(input.harness).hooks;
+      const raw = hooks.sessionIdOf(input.payload);
       const sessionId = raw !== null && isSessionIdFor(input.harness, raw) ? raw : null;
-      const transition = transitionFor(input.harness, input.event, input.payload);
+      const transition = hooks.transition(input.event, input.payload);
       if (sessionId && input.launchId && opts.link) await opts.link(input.launchId, input.harness, sessionId);
       if (sessionId && transition) {
         const known = opts.overlay.has(input.harness, sessionId);

@@ -8,12 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFakeProc, type FakeProc } from '../../test/fakes/fake-proc.ts';
-import { claudeProc, userLine, writeRegistry, writeTranscript } from '../sources/claude/claude-fixtures.ts';
-import { createClaudeSource } from '../sources/claude/index.ts';
+import { claudeProc, userLine, writeRegistry, writeTranscript } from '../harnesses/claude/discovery/claude-fixtures.ts';
+import { createClaudeSource } from '../harnesses/claude/discovery/index.ts';
 import { createEventBus } from '../events/index.ts';
 import { MusterError } from '../errors/index.ts';
-import type { SessionSource } from '../sources/contract.ts';
-import { emptyTokens, type PaneRef, type Session } from '../sources/session.ts';
+import type { SessionSource } from '../discovery/contract.ts';
+import { emptyTokens, type PaneRef, type Session } from '../core/session.ts';
 import { createHub, type Hub } from './hub.ts';
 import { createActions, type Actions, type PaneOps } from './actions.ts';
 

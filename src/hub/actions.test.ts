@@ -4,11 +4,11 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFakeProc, type FakeProc } from '../../test/fakes/fake-proc.ts';
-import { claudeProc, metaLine, userLine, writeRegistry, writeTranscript } from '../sources/claude/claude-fixtures.ts';
-import { createClaudeSource } from '../sources/claude/index.ts';
+import { claudeProc, metaLine, userLine, writeRegistry, writeTranscript } from '../harnesses/claude/discovery/claude-fixtures.ts';
+import { createClaudeSource } from '../harnesses/claude/discovery/index.ts';
 import { createEventBus, type MusterEvent } from '../events/index.ts';
 import { MusterError } from '../errors/index.ts';
-import type { PaneRef } from '../sources/session.ts';
+import type { PaneRef } from '../core/session.ts';
 import { createHub, type Hub } from './hub.ts';
 import { createActions, paneLabel, shellLine, type ActionRecord, type Actions, type PaneFocus, type PaneOps } from './actions.ts';
 

@@ -6,8 +6,8 @@
  */
 import { MusterError, isMusterError } from '../errors/index.ts';
 import type { EventBus } from '../events/index.ts';
-import { isSessionId } from '../sources/ids.ts';
-import type { Harness, PaneRef, Session } from '../sources/session.ts';
+import { isSessionId } from '../harnesses/registry.ts';
+import type { Harness, PaneRef, Session } from '../core/session.ts';
 import type { Hub } from './hub.ts';
 
 export type Actor = 'board' | 'cli' | 'api' | 'mcp';

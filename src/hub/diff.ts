@@ -1,5 +1,5 @@
 /** Pure diffing of one source's session list against what the hub knew. */
-import type { Session } from '../sources/session.ts';
+import type { Session } from '../core/session.ts';
 
 export interface SessionDiff {
   upserted: Session[];

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { createHub } from './hub.ts';
 import { createHookStatus } from './hook-status.ts';
 import { createEventBus, type MusterEvent } from '../events/index.ts';
-import type { SessionSource } from '../sources/contract.ts';
-import { emptyTokens, type Session } from '../sources/session.ts';
+import type { SessionSource } from '../discovery/contract.ts';
+import { emptyTokens, type Session } from '../core/session.ts';
 
 const ID = '33333333-3333-4333-8333-333333333333';
 

@@ -5,7 +5,7 @@
  * and when the file-derived status changed after the last hook event (a hook that stopped firing
  * must not freeze a status). It also carries launch names (`muster claude --name demo`) as titles.
  */
-import type { Harness, Session, SessionStatus } from '../sources/session.ts';
+import type { Harness, Session, SessionStatus } from '../core/session.ts';
 
 export interface HookStatusEvent {
   harness: Harness;

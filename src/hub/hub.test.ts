@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHub } from './hub.ts';
 import { createEventBus, type MusterEvent } from '../events/index.ts';
-import type { SessionSource, SourceChange } from '../sources/contract.ts';
-import { emptyTokens, type Session } from '../sources/session.ts';
+import type { SessionSource, SourceChange } from '../discovery/contract.ts';
+import { emptyTokens, type Session } from '../core/session.ts';
 
 function session(id: string, over: Partial<Session> = {}): Session {
   return {

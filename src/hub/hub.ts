@@ -8,8 +8,8 @@
  * Changes go out on the bus as session.upserted / session.removed / session.status.changed.
  */
 import type { EventBus } from '../events/index.ts';
-import type { SessionSource, SourceDiagnostics } from '../sources/contract.ts';
-import type { Harness, Session, SessionStatus } from '../sources/session.ts';
+import type { SessionSource, SourceDiagnostics } from '../discovery/contract.ts';
+import type { Harness, Session, SessionStatus } from '../core/session.ts';
 import { diffSessions, sessionKey } from './diff.ts';
 import type { HookStatusOverlay } from './hook-status.ts';
 

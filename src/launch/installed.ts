@@ -1,7 +1,8 @@
 /** Which harness CLIs are on PATH (for `muster <harness>` and its "unknown harness" error). */
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { HARNESSES, type Harness } from '../sources/session.ts';
+import { type Harness } from '../core/session.ts';
+import { adapterFor, HARNESSES } from '../harnesses/registry.ts';
 
 /** The absolute path of `bin` on PATH, or null. */
 export function whichBin(bin: string, env: NodeJS.ProcessEnv = process.env): string | null {
@@ -17,7 +18,7 @@ export function whichBin(bin: string, env: NodeJS.ProcessEnv = process.env): str
 }
 
 export function installedHarnesses(env: NodeJS.ProcessEnv = process.env): Harness[] {
-  return HARNESSES.filter((h) => whichBin(h, env) !== null);
+  return HARNESSES.filter((h) => whichBin(adapterFor(h).bin, env) !== null);
 }
 
 /** Harness ids that are also Muster command names: such an id could never be launched. */

@@ -1,5 +1,7 @@
 /** What a per-harness launch plan needs and produces. Plans are pure: the wrapper does the I/O. */
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
+import type { HarnessHomes } from '../harnesses/adapter.ts';
+import type { StatusAssetName } from '../hooks/install/target.ts';
 
 export interface LaunchContext {
   harness: Harness;
@@ -21,6 +23,10 @@ export interface LaunchContext {
   hookArgv: string[];
   /** The environment the wrapper runs in (read for the user's own settings, never modified). */
   env: NodeJS.ProcessEnv;
+  /** The harness's homes, from its adapter (for the user's own settings). */
+  homes: HarnessHomes;
+  /** The text of a built status plugin or extension the plan drops into the launch directory. */
+  asset(name: StatusAssetName): string;
 }
 
 export interface PlannedFile {

@@ -5,14 +5,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { planLaunch, splitWrapperArgs } from './plan.ts';
 import type { LaunchContext } from './plan-types.ts';
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
+import { adapterFor } from '../harnesses/registry.ts';
 
 const TOKEN = 'tok_abcdefghijklmnopqrstuvwxyz0123456789';
 
+/** Stands in for a built status asset (the real ones are bundled by the build). */
+const asset = (name: string): string => `// asset ${name}\n`;
+
 function ctx(harness: Harness, over: Partial<LaunchContext> = {}): LaunchContext {
+  const env = over.env ?? { HOME: '/nonexistent' };
   return {
     harness, launchId: 'lch_0000000000010123456789', name: null, args: [], cwd: '/w/p', api: 'http://127.0.0.1:7000/api', mcpUrl: 'http://127.0.0.1:7000/mcp',
-    token: TOKEN, tokenFile: '/m/token', launchDir: '/m/launch/lch_1', hookArgv: ['/usr/bin/node', '/opt/muster.js', 'hook'], env: { HOME: '/nonexistent' }, ...over,
+    token: TOKEN, tokenFile: '/m/token', launchDir: '/m/launch/lch_1', hookArgv: ['/usr/bin/node', '/opt/muster.js', 'hook'], env,
+    homes: adapterFor(harness).homes(env), asset, ...over,
   };
 }
 
@@ -70,7 +76,7 @@ test('opencode keeps the user OPENCODE_CONFIG_CONTENT and adds the muster server
   assert.equal(p.env.OPENCODE_TUI_CONFIG, '/m/launch/lch_1/opencode/tui.json');
   assert.deepEqual(p.files.map((f) => [f.path, f.mode]), [['/m/launch/lch_1/opencode/muster-status.js', 0o600], ['/m/launch/lch_1/opencode/tui.json', 0o600]]);
   assert.deepEqual(JSON.parse(p.files[1]!.content), { plugin: ['./muster-status.js'] });
-  assert.match(p.files[0]!.content, /export default \{\n {2}id: 'muster-status',\n {2}tui: /);
+  assert.equal(p.files[0]!.content, asset('opencode-plugin'), 'the built TUI plugin');
   const mine = planLaunch(ctx('opencode', { env: { OPENCODE_TUI_CONFIG: '/home/u/tui.json' } }));
   assert.equal(mine.env.OPENCODE_TUI_CONFIG, undefined, "the user's own TUI config is never replaced");
   assert.deepEqual(mine.files, []);

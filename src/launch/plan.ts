@@ -1,21 +1,9 @@
-/** Picks the per-harness plan (what to inject, how) for `muster <harness>`. */
-import { planClaude } from './plan-claude.ts';
-import { planCodex } from './plan-codex.ts';
-import { planOpencode, planPiFamily } from './plan-inprocess.ts';
+/** The wrapper's plan for `muster <harness>`: the harness's adapter decides what to inject, how. */
+import { adapterFor } from '../harnesses/registry.ts';
 import type { LaunchContext, LaunchPlan } from './plan-types.ts';
 
 export function planLaunch(ctx: LaunchContext): LaunchPlan {
-  switch (ctx.harness) {
-    case 'claude':
-      return planClaude(ctx);
-    case 'codex':
-      return planCodex(ctx);
-    case 'opencode':
-      return planOpencode(ctx);
-    case 'pi':
-    case 'omp':
-      return planPiFamily({ ...ctx, harness: ctx.harness });
-  }
+  return adapterFor(ctx.harness).planLaunch(ctx);
 }
 
 /** Splits the wrapper's own `--name NAME` (first one, before `--`) from the harness's arguments. */

@@ -5,8 +5,8 @@
 import { MusterError } from '../errors/index.ts';
 import type { EventBus } from '../events/index.ts';
 import type { HookStatusOverlay } from '../hub/hook-status.ts';
-import { isSessionIdFor } from '../sources/ids.ts';
-import type { Harness } from '../sources/session.ts';
+import { isSessionIdFor } from '../harnesses/registry.ts';
+import type { Harness } from '../core/session.ts';
 import { isLaunchId } from './launch-id.ts';
 import type { LaunchesRepository, LaunchPatch, LaunchRecord } from './types.ts';
 

@@ -3,7 +3,7 @@
  * hook events and pages that carry its launch id attribute to it; the session id is filled in
  * once known (pre-assigned for Claude, learnt from the first hook event for the others).
  */
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
 
 export interface LaunchRecord {
   /** `lch_` + time-sortable id (launch-id.ts). */

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveAttribution, type SessionLookup } from './attribution.ts';
-import type { Session } from '../sources/session.ts';
+import type { Session } from '../core/session.ts';
 
 const A = '11111111-2222-4333-8444-555555555555';
 const B = '21111111-2222-4333-8444-555555555555';
@@ -14,14 +14,14 @@ const lookup: SessionLookup = {
 };
 
 test('wrapper headers win; harness filled from the hub when not sent', () => {
-  const a = resolveAttribution({ sessionId: A, launchId: 'launch-7', codexThreadId: B }, lookup);
+  const a = resolveAttribution({ sessionId: A, launchId: 'launch-7', toolMeta: { threadId: B } }, lookup);
   assert.deepEqual(a, { sessionId: A, harness: 'claude', via: 'header', launchId: 'launch-7', cwd: null, note: null });
 });
 
 test("Codex's _meta.threadId names the session", () => {
-  assert.equal(resolveAttribution({ codexThreadId: B }, lookup).via, 'codex-thread');
-  assert.equal(resolveAttribution({ codexThreadId: B }, lookup).harness, 'codex');
-  assert.equal(resolveAttribution({ codexThreadId: 'not-a-uuid' }, lookup).via, 'none');
+  assert.equal(resolveAttribution({ toolMeta: { threadId: B } }, lookup).via, 'codex-thread');
+  assert.equal(resolveAttribution({ toolMeta: { threadId: B } }, lookup).harness, 'codex');
+  assert.equal(resolveAttribution({ toolMeta: { threadId: 'not-a-uuid' } }, lookup).via, 'none');
 });
 
 test('cwd + harness (header or MCP client name) match exactly one live session; two is ambiguous and says so', () => {

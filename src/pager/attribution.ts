@@ -2,13 +2,14 @@
  * Who asked? Strongest evidence first:
  * 1. the wrapper's headers (`x-muster-session-id`, with `x-muster-harness`, `x-muster-launch-id`);
  *    a launch id alone names the session its launch record is bound to (learnt from its hooks);
- * 2. Codex's `_meta.threadId` on the tool call (its thread id is the session id);
+ * 2. the tool call's `_meta`, for harnesses that name the session there (Codex's `threadId`);
  * 3. the caller's working directory (`x-muster-cwd`, or the MCP client's first file:// root) and
  *    harness (header, or the MCP client's name), matched against exactly one live session there.
  * Otherwise the page is unattributed and says why. Untrusted values are format-checked, never used raw.
  */
-import { HARNESSES, type Harness, type Session } from '../sources/session.ts';
-import { isSessionId, isUuid } from '../sources/ids.ts';
+import type { Harness, Session } from '../core/session.ts';
+import { isHarness, isSessionId } from '../harnesses/registry.ts';
+import { harnessOfMcpClient, sessionOfToolMeta } from '../harnesses/ports.ts';
 import type { Attribution } from './types.ts';
 
 export interface SessionLookup {
@@ -24,26 +25,18 @@ export interface AttributionHints {
   harness?: string | undefined;
   launchId?: string | undefined;
   cwd?: string | undefined;
-  /** `_meta.threadId` of the tool call (Codex). */
-  codexThreadId?: unknown;
+  /** The tool call's `_meta` (Codex names its thread there). */
+  toolMeta?: Record<string, unknown> | undefined;
   /** `clientInfo.name` from the MCP initialize. */
   clientName?: string | undefined;
   /** Working directory from the MCP client's roots, when it offers them. */
   rootCwd?: string | undefined;
 }
 
-/** MCP client names seen from each harness (harnesses/*.md). */
-const CLIENT_HARNESS: [RegExp, Harness][] = [
-  [/^claude-code/i, 'claude'],
-  [/^codex/i, 'codex'],
-  [/^opencode/i, 'opencode'],
-  [/^omp|oh-my-pi/i, 'omp'],
-];
-
 const LAUNCH_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 function asHarness(v: string | undefined): Harness | null {
-  return v !== undefined && (HARNESSES as readonly string[]).includes(v) ? (v as Harness) : null;
+  return isHarness(v) ? v : null;
 }
 
 function asCwd(v: string | undefined): string | null {
@@ -51,9 +44,9 @@ function asCwd(v: string | undefined): string | null {
   return v.length > 1 ? v.replace(/\/+$/, '') : v;
 }
 
+/** The harness an MCP client announces by name (each adapter lists the names its harness uses). */
 export function harnessOfClient(name: string | undefined): Harness | null {
-  if (!name) return null;
-  return CLIENT_HARNESS.find(([re]) => re.test(name))?.[1] ?? null;
+  return harnessOfMcpClient(name);
 }
 
 export function resolveAttribution(h: AttributionHints, lookup: SessionLookup): Attribution {
@@ -70,9 +63,8 @@ export function resolveAttribution(h: AttributionHints, lookup: SessionLookup): 
   if (launched !== null && isSessionId(launched)) {
     return { ...base, sessionId: launched, harness: harness ?? lookup.get(launched)?.harness ?? null, via: 'header', note: null };
   }
-  if (typeof h.codexThreadId === 'string' && isUuid(h.codexThreadId)) {
-    return { ...base, sessionId: h.codexThreadId, harness: 'codex', via: 'codex-thread', note: null };
-  }
+  const meta = sessionOfToolMeta(h.toolMeta);
+  if (meta) return { ...base, ...meta, note: null };
   if (cwd !== null) {
     const here = lookup.live(cwd, harness).filter((s) => s.cwd === cwd);
     if (here.length === 1) {

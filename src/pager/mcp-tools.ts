@@ -3,15 +3,13 @@
  * models; every result carries structured content (and the same JSON as text for clients that only
  * read text). Failures are tool errors (`isError`) naming a stable code, never protocol crashes.
  */
-import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { isMusterError } from '../errors/index.ts';
 import type { Caller, Pager, WaitOutcome } from './pager.ts';
-import { LIMITS } from './validate.ts';
-import { ASK_TEXT as ASK, AWAIT_TEXT as AWAIT, CANCEL_TEXT as CANCEL, NEXT_STEP, NOTIFY_TEXT as NOTIFY } from './tool-texts.ts';
-import { NOTICE_LEVELS, URGENCIES } from './types.ts';
+import { NEXT_STEP } from './tool-texts.ts';
+import { PAGER_TOOLS } from './tool-schemas.ts';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -23,14 +21,6 @@ export interface PagerToolsOptions {
   progressMs?: number;
   log?(line: string): void;
 }
-
-const outcomeShape = {
-  status: z.enum(['answered', 'pending', 'cancelled', 'expired', 'dismissed']),
-  pageId: z.string(),
-  answer: z.string().optional().describe("The operator's answer (free text, or the text of the chosen option)."),
-  choice: z.number().int().nullable().optional().describe('0-based index of the chosen option, null for free text.'),
-  instruction: z.string().describe('What to do next.'),
-};
 
 function result(structured: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
@@ -83,15 +73,10 @@ export function registerPagerTools(server: McpServer, opts: PagerToolsOptions): 
   server.registerTool(
     'ask_operator',
     {
-      title: 'Ask the operator',
-      description: ASK,
-      inputSchema: {
-        question: z.string().min(1).max(LIMITS.question).describe('The question, in plain text, self-contained (the operator may not see your conversation).'),
-        choices: z.array(z.string().min(1).max(LIMITS.choice)).min(2).max(LIMITS.choices).optional().describe('Options to pick from, when the answer is one of a few.'),
-        urgency: z.enum(URGENCIES).optional().describe('How soon you need it. Default: normal.'),
-        context: z.string().max(LIMITS.context).optional().describe('Background the operator needs to answer (what you tried, what is at stake).'),
-      },
-      outputSchema: outcomeShape,
+      title: PAGER_TOOLS.ask_operator.title,
+      description: PAGER_TOOLS.ask_operator.description,
+      inputSchema: PAGER_TOOLS.ask_operator.input,
+      outputSchema: PAGER_TOOLS.ask_operator.output,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     (args, extra) =>
@@ -105,13 +90,10 @@ export function registerPagerTools(server: McpServer, opts: PagerToolsOptions): 
   server.registerTool(
     'await_answer',
     {
-      title: 'Wait for the operator’s answer',
-      description: AWAIT,
-      inputSchema: {
-        pageId: z.string().max(64).describe('The pageId returned by ask_operator.'),
-        waitSeconds: z.number().int().min(0).max(600).optional().describe('How long to wait at most (capped by the daemon). Default: the daemon’s bound (45 s).'),
-      },
-      outputSchema: outcomeShape,
+      title: PAGER_TOOLS.await_answer.title,
+      description: PAGER_TOOLS.await_answer.description,
+      inputSchema: PAGER_TOOLS.await_answer.input,
+      outputSchema: PAGER_TOOLS.await_answer.output,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     (args, extra) => guarded(() => waitWithProgress(args.pageId, args.waitSeconds, extra)),
@@ -120,13 +102,10 @@ export function registerPagerTools(server: McpServer, opts: PagerToolsOptions): 
   server.registerTool(
     'notify_operator',
     {
-      title: 'Notify the operator',
-      description: NOTIFY,
-      inputSchema: {
-        message: z.string().min(1).max(LIMITS.question).describe('What happened, in plain text.'),
-        level: z.enum(NOTICE_LEVELS).describe('info, success, warning or error.'),
-      },
-      outputSchema: { status: z.literal('sent'), pageId: z.string() },
+      title: PAGER_TOOLS.notify_operator.title,
+      description: PAGER_TOOLS.notify_operator.description,
+      inputSchema: PAGER_TOOLS.notify_operator.input,
+      outputSchema: PAGER_TOOLS.notify_operator.output,
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     (args, extra) =>
@@ -139,10 +118,10 @@ export function registerPagerTools(server: McpServer, opts: PagerToolsOptions): 
   server.registerTool(
     'cancel_page',
     {
-      title: 'Cancel a question',
-      description: CANCEL,
-      inputSchema: { pageId: z.string().max(64).describe('The pageId returned by ask_operator.') },
-      outputSchema: { status: z.literal('cancelled'), pageId: z.string() },
+      title: PAGER_TOOLS.cancel_page.title,
+      description: PAGER_TOOLS.cancel_page.description,
+      inputSchema: PAGER_TOOLS.cancel_page.input,
+      outputSchema: PAGER_TOOLS.cancel_page.output,
       annotations: { readOnlyHint: false, idempotentHint: false },
     },
     (args) =>

@@ -4,7 +4,7 @@
  * A notice: pending (unread) → dismissed, or expired. The answer is a committed row before any
  * waiting tool call sees it, so a crash between the two loses nothing.
  */
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
 
 export const PAGE_KINDS = ['question', 'notice'] as const;
 export type PageKind = (typeof PAGE_KINDS)[number];

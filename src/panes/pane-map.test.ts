@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createFakeProc } from '../../test/fakes/fake-proc.ts';
-import type { ProcessTable } from '../sources/proc/types.ts';
+import type { ProcessTable } from '../discovery/proc/types.ts';
 import { buildPaneMap, paneOfPids } from './pane-map.ts';
 import type { PaneInfo } from './types.ts';
 

@@ -6,7 +6,7 @@
  *    not always in the foreground (a command it ran took the terminal, or it is suspended).
  * The descendant walk visits each pid once, so a table with a cycle (pid reuse mid-snapshot) ends.
  */
-import type { ProcInfo, ProcessTable } from '../sources/proc/types.ts';
+import type { ProcInfo, ProcessTable } from '../discovery/proc/types.ts';
 import type { PaneInfo, PaneRef } from './types.ts';
 
 export interface PaneMap {

@@ -3,7 +3,7 @@
  * at most one running and one queued; every caller that arrives while one is queued shares it, so
  * a burst of focus requests costs two rebuilds, not one per request.
  */
-import type { ProcPort, ProcessTable } from '../sources/proc/types.ts';
+import type { ProcPort, ProcessTable } from '../discovery/proc/types.ts';
 import { buildPaneMap, type PaneMap } from './pane-map.ts';
 import type { PaneInfo, PaneManager } from './types.ts';
 

@@ -9,8 +9,8 @@
  * files report size 0, so it stats, then reads in growing chunks into fresh buffers.
  */
 import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
-import { parseStat } from '../sources/proc/index.ts';
-import type { ProcInfo, ProcessTable } from '../sources/proc/types.ts';
+import { parseStat } from '../discovery/proc/index.ts';
+import type { ProcInfo, ProcessTable } from '../discovery/proc/types.ts';
 
 /** A stat line is 52 numbers and a comm of at most 64 bytes: well under 4 KiB even with every field at its widest. */
 const STAT_BYTES = 4096;

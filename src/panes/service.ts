@@ -4,7 +4,7 @@
  * over all of them.
  */
 import type { PaneFocus, PaneOps } from '../hub/actions.ts';
-import type { ProcPort, ProcessTable } from '../sources/proc/types.ts';
+import type { ProcPort, ProcessTable } from '../discovery/proc/types.ts';
 import { createHerdrPanes } from './herdr.ts';
 import { paneOfPids } from './pane-map.ts';
 import { createPaneTracker, type PaneTracker } from './pane-tracker.ts';

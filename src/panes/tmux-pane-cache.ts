@@ -7,7 +7,7 @@
  * rebuild that finds the same signature skips it. Jobs the server runs (`run-shell`, status `#()`)
  * have no tty and do not count; one that does only costs a fresh listing.
  */
-import type { ProcessTable } from '../sources/proc/types.ts';
+import type { ProcessTable } from '../discovery/proc/types.ts';
 import type { PaneInfo } from './types.ts';
 
 /** `<server start>|<pid:start,…>` of the server's tty-owning children; null when the server is not in the table. */

@@ -2,8 +2,8 @@
  * The pane-manager port (tmux, herdr). Adapters run the manager's own client or socket API with
  * argv arrays / JSON — never a shell string — and normalise panes into one shape.
  */
-import type { ProcessTable } from '../sources/proc/types.ts';
-import type { PaneRef } from '../sources/session.ts';
+import type { ProcessTable } from '../discovery/proc/types.ts';
+import type { PaneRef } from '../core/session.ts';
 
 export type { PaneRef };
 

@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import type { BoardRepository, StoredPack, StoredScene } from '../board/ports.ts';
 import type { Character, CharacterRef, Position, SceneFile } from '../board/types.ts';
-import type { Harness } from '../sources/session.ts';
+import type { Harness } from '../core/session.ts';
 
 interface CharacterRow { pack_id: string; data: string }
 interface ChoiceRow { key: string; pack_id: string; character_id: string | null }

@@ -6,8 +6,8 @@
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync } from 'node:fs';
 import { MusterError } from '../errors/index.ts';
-import type { Harness } from '../sources/session.ts';
-import type { TranscriptIndex, TranscriptIndexEntry } from '../sources/contract.ts';
+import type { Harness } from '../core/session.ts';
+import type { TranscriptIndex, TranscriptIndexEntry } from '../discovery/contract.ts';
 import { migrate } from './migrations.ts';
 import { createSqliteGoalsRepository } from './goals.ts';
 import { createSqliteBoardRepository } from './board.ts';

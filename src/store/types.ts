@@ -3,7 +3,7 @@
  * and goals) are async so a PostgreSQL implementation can satisfy the same interface; the transcript
  * index is a per-host cache of per-host files and stays synchronous (it is read in the scan's hot loop).
  */
-import type { TranscriptIndex } from '../sources/contract.ts';
+import type { TranscriptIndex } from '../discovery/contract.ts';
 import type { Settings } from './settings.ts';
 import type { GoalsRepository } from '../goals/index.ts';
 import type { LaunchesRepository } from '../launch/types.ts';

@@ -11,7 +11,7 @@ import { applyEvent, applySnapshot, flash, setConnection } from './state.ts';
 import { initialState, type ApiCall, type Effect, type Snapshot, type TuiState } from './types.ts';
 import type { SseMessage } from './sse-client.ts';
 import type { Terminal } from './terminal.ts';
-import type { Session } from '../sources/session.ts';
+import type { Session } from '../core/session.ts';
 import type { Page } from '../pager/index.ts';
 import type { Goal } from '../goals/index.ts';
 

@@ -1,5 +1,6 @@
 /** Compact renderings of durations, token counts and harness names for narrow columns. */
-import type { Session } from '../sources/session.ts';
+import { adapterFor, isHarness } from '../harnesses/registry.ts';
+import type { Session } from '../core/session.ts';
 
 /** "42s", "7m", "3h05", "2d": a duration in a few characters. */
 export function span(ms: number): string {
@@ -35,7 +36,10 @@ export function compactNumber(n: number): string {
   return `${(n / 1_000_000).toFixed(1)}M`;
 }
 
-export const HARNESS_MARK: Record<string, string> = { claude: 'CC', codex: 'CX', opencode: 'OC', pi: 'PI', omp: 'OMP' };
+/** A harness's short mark (its adapter's), or its name for one this build does not know. */
+export function harnessMark(name: string): string {
+  return isHarness(name) ? adapterFor(name).display.mark : name;
+}
 
 /** Last path segment ("—" for null). */
 export function basename(p: string | null): string {

@@ -3,7 +3,8 @@
  * so every binding is testable without a terminal or a daemon. Destructive actions (end, clear a
  * goal, dismiss, answer by choice) go through a y/n confirmation.
  */
-import { HARNESSES, STATUSES } from '../sources/session.ts';
+import { STATUSES } from '../core/session.ts';
+import { HARNESSES } from '../harnesses/registry.ts';
 import { pageRows, resolveSelection, rowIds, selectedPage, selectedSession } from './rows.ts';
 import { flash } from './state.ts';
 import { shortId } from './format.ts';

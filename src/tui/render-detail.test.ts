@@ -5,7 +5,7 @@ import { sessionDetail } from './render-sessions.ts';
 import { initialState } from './types.ts';
 import { createStyler, textWidth } from './ansi.ts';
 import { session, uuid } from './tui-fixtures.ts';
-import type { Session } from '../sources/session.ts';
+import type { Session } from '../core/session.ts';
 
 const now = Date.parse('2026-01-01T01:00:00.000Z');
 const style = createStyler(false);

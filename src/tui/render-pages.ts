@@ -2,7 +2,7 @@
 import type { Page } from '../pager/index.ts';
 import type { Tone } from './ansi.ts';
 import { wrap } from './ansi.ts';
-import { HARNESS_MARK, shortId, since } from './format.ts';
+import { harnessMark, shortId, since } from './format.ts';
 import { composeLine, textLine, type Style } from './line.ts';
 import type { TuiState } from './types.ts';
 
@@ -24,7 +24,7 @@ export function renderPageList(state: TuiState, pages: Page[], selectedIndex: nu
       { text: p.status, width: 10, tones: STATUS_TONES[p.status] ?? [] },
       { text: since(p.createdAt, now), width: 6, tones: ['dim'] },
       { text: p.kind === 'question' ? '?' : '!', width: 2, tones: p.urgency === 'high' ? ['red', 'bold'] : [] },
-      { text: p.harness ? (HARNESS_MARK[p.harness] ?? p.harness) : '—', width: 4 },
+      { text: p.harness ? harnessMark(p.harness) : '—', width: 4 },
       { text: who, width: Math.min(24, Math.floor(columns / 4)), tones: ['blue'] },
       { text: ` ${p.question}` },
     ], columns, style, selected ? ['inverse'] : []));

@@ -1,8 +1,8 @@
 /** The sessions view: group headers and one line per session (waiting ones add their reason). */
-import type { Session } from '../sources/session.ts';
+import type { Session } from '../core/session.ts';
 import type { Goal } from '../goals/index.ts';
 import type { Tone } from './ansi.ts';
-import { cacheText, compactNumber, HARNESS_MARK, repoBranch, shortId, since, totalTokens } from './format.ts';
+import { cacheText, compactNumber, harnessMark, repoBranch, shortId, since, totalTokens } from './format.ts';
 import { composeLine, textLine, type Cell, type Style } from './line.ts';
 import { sessionGroups, type GroupName } from './rows.ts';
 import type { TuiState } from './types.ts';
@@ -57,7 +57,7 @@ function sessionLine(state: TuiState, s: Session, selected: boolean, columns: nu
     { text: selected ? '› ' : '  ', width: 2, tones: ['bold'] },
     { text: look.label, width: 8, tones: look.tones },
     { text: since(s.live ? s.statusSince : (s.lastActivityAt ?? s.statusSince), now), width: 6, tones: ['dim'] },
-    { text: HARNESS_MARK[s.harness] ?? s.harness, width: 4 },
+    { text: harnessMark(s.harness), width: 4 },
     ...(wide ? [{ text: shortId(s.id), width: 10, tones: ['dim'] as Tone[] }] : []),
     { text: s.title || '(untitled)' },
     { text: ` ${repoBranch(s)}`, width: repoW, tones: ['blue'] },

@@ -3,7 +3,7 @@
  * waiting (and stuck) on top, longest wait first, then idle, then working — and then the recently
  * ended. Pages: pending first (oldest first: it has waited longest), then the rest, newest first.
  */
-import type { Session } from '../sources/session.ts';
+import type { Session } from '../core/session.ts';
 import type { Page } from '../pager/index.ts';
 import type { Filters, TuiState } from './types.ts';
 

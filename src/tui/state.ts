@@ -4,7 +4,7 @@
  * or applying one the snapshot already reflects, converges to the same state — which is what lets the
  * app subscribe first and fetch the snapshot second without a gap.
  */
-import type { Session, SessionStatus } from '../sources/session.ts';
+import type { Session, SessionStatus } from '../core/session.ts';
 import type { Page } from '../pager/index.ts';
 import type { Goal } from '../goals/index.ts';
 import type { Connection, Snapshot, TuiState } from './types.ts';

@@ -1,5 +1,5 @@
 /** Test and bench builders of sessions, pages and goals as the daemon's API returns them. */
-import { emptyTokens, type Session } from '../sources/session.ts';
+import { emptyTokens, type Session } from '../core/session.ts';
 import type { Page } from '../pager/index.ts';
 import type { Goal } from '../goals/index.ts';
 

@@ -3,7 +3,7 @@
  * (view, selection, filters, an open prompt). Pure data — reducers in state.ts and keys.ts return a
  * new state; nothing here touches the terminal or the network.
  */
-import type { Harness, Session, SessionStatus } from '../sources/session.ts';
+import type { Harness, Session, SessionStatus } from '../core/session.ts';
 import type { Page } from '../pager/index.ts';
 import type { Goal } from '../goals/index.ts';
 

@@ -9,8 +9,8 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envFor, REPO, splitBoardUrl, startServe, tempHome, waitExit } from '../e2e/kit.ts';
-import { cwdToSlug } from '../../src/sources/claude/slug.ts';
-import { assistantLine, registryJson, userLine } from '../../src/sources/claude/claude-fixtures.ts';
+import { cwdToSlug } from '../../src/harnesses/claude/discovery/slug.ts';
+import { assistantLine, registryJson, userLine } from '../../src/harnesses/claude/discovery/claude-fixtures.ts';
 
 export const CHROMIUM = process.env.MUSTER_CHROMIUM ?? '/usr/bin/chromium';
 export const ARTIFACTS = join(REPO, 'test-results', 'browser');

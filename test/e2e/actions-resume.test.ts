@@ -10,10 +10,10 @@ import { execFile, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { envFor, runCli, startServe, tempHome, until, waitExit } from './kit.ts';
-import { execRollout, writeRollout } from '../../src/sources/codex/test-fixtures.ts';
-import { assistantMessage, createFixtureStore, userMessage } from '../../src/sources/opencode/fixture-store.ts';
-import { assistant, header, ompExit, ompModelChange, ompTitle, piModelChange, sessionFileName, user, writeSession } from '../../src/sources/pi/fixture-records.ts';
-import { ompSessionDirName, piSessionDirName } from '../../src/sources/pi/index.ts';
+import { execRollout, writeRollout } from '../../src/harnesses/codex/discovery/test-fixtures.ts';
+import { assistantMessage, createFixtureStore, userMessage } from '../../src/harnesses/opencode/discovery/fixture-store.ts';
+import { assistant, header, ompExit, ompModelChange, ompTitle, piModelChange, sessionFileName, user, writeSession } from '../../src/harnesses/pi/discovery/fixture-records.ts';
+import { ompSessionDirName, piSessionDirName } from '../../src/harnesses/pi/discovery/index.ts';
 
 const CODEX = '01a22b39-94a8-7390-a4d1-3b90055e3b41';
 const OPENCODE = 'ses_0123456789abcdefghijklmnop';

@@ -5,8 +5,8 @@
  */
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { devToLocksText } from '../../src/sources/proc/index.ts';
-import type { FileLock, ProcInfo, ProcPort, ProcessTable } from '../../src/sources/proc/types.ts';
+import { devToLocksText } from '../../src/discovery/proc/index.ts';
+import type { FileLock, ProcInfo, ProcPort, ProcessTable } from '../../src/discovery/proc/types.ts';
 
 export interface FakeProcOptions {
   /** Initial processes; missing fields get defaults (pid auto-assigned from 1000). */

@@ -14,7 +14,7 @@ import { keywordHandler, startFakeModel } from '../fakes/fake-model/index.ts';
 import type { FakeModel } from '../fakes/fake-model/index.ts';
 import { ensureHarnessCli, harnessEnv, runCli, startHarnessDaemon, startTmux } from './kit/index.ts';
 import type { HarnessCli, HarnessDaemon, HarnessEnv, Pane, Tmux } from './kit/index.ts';
-import type { Session } from '../../src/sources/session.ts';
+import type { Session } from '../../src/core/session.ts';
 
 const SCENARIO_MS = 150_000;
 

@@ -15,11 +15,11 @@ import { keywordHandler, lastUserText, startFakeModel } from '../fakes/fake-mode
 import type { FakeModel } from '../fakes/fake-model/index.ts';
 import { ensureHarnessCli, harnessEnv, runCli, startTmux } from './kit/index.ts';
 import type { HarnessCli, HarnessEnv, Tmux } from './kit/index.ts';
-import { createCodexSource } from '../../src/sources/codex/index.ts';
-import type { CodexSource } from '../../src/sources/codex/index.ts';
-import { createProc } from '../../src/sources/proc/index.ts';
-import type { Session } from '../../src/sources/session.ts';
-import { priceTokens } from '../../src/sources/pricing/index.ts';
+import { createCodexSource } from '../../src/harnesses/codex/discovery/index.ts';
+import type { CodexSource } from '../../src/harnesses/codex/discovery/index.ts';
+import { createProc } from '../../src/discovery/proc/index.ts';
+import type { Session } from '../../src/core/session.ts';
+import { priceTokens } from '../../src/discovery/pricing/index.ts';
 
 const SCENARIO_MS = 180_000;
 const proc = createProc();

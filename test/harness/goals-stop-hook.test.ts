@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFakeModel, type FakeModel, type Reply } from '../fakes/fake-model/index.ts';
 import { claudeTranscriptPath, ensureHarnessCli, harnessEnv, readJsonl, runCli, type HarnessCli } from './kit/index.ts';
-import { claudeHooksConfig } from '../../src/launch/plan-claude.ts';
+import { claudeHooksConfig } from '../../src/harnesses/claude/launch.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/muster.js', import.meta.url));
 const SCENARIO_MS = 180_000;

@@ -18,7 +18,7 @@ import { keywordHandler, startFakeModel } from '../fakes/fake-model/index.ts';
 import type { FakeModel } from '../fakes/fake-model/index.ts';
 import { ensureHarnessCli, harnessEnv, startHarnessDaemon, startTmux } from './kit/index.ts';
 import type { EventStream, HarnessCli, HarnessDaemon, HarnessEnv, Pane, Tmux } from './kit/index.ts';
-import { MARKER } from '../../src/launch/status-scripts.ts';
+import { STATUS_MARKER as MARKER } from '../../src/hooks/install/target.ts';
 
 const SCENARIO_MS = 400_000;
 /** How long a TUI may take to draw before the test gives up, ms (a hang is what this test catches). */

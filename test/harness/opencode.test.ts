@@ -15,7 +15,7 @@ import { keywordHandler, startFakeModel, DEFAULT_USAGE } from '../fakes/fake-mod
 import type { FakeModel } from '../fakes/fake-model/index.ts';
 import { ensureHarnessCli, harnessEnv, runCli, startHarnessDaemon, startTmux } from './kit/index.ts';
 import type { HarnessCli, HarnessDaemon, HarnessEnv, Pane, Tmux } from './kit/index.ts';
-import { DIED_MID_TURN } from '../../src/sources/opencode/index.ts';
+import { DIED_MID_TURN } from '../../src/harnesses/opencode/discovery/index.ts';
 
 // `opencode run` alone takes 45–115 s on a loaded 2-core machine (a Bun binary doing CPU-bound start-up).
 const SCENARIO_MS = 300_000;

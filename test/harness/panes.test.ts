@@ -22,7 +22,7 @@ import { keywordHandler, lastUserText, startFakeModel } from '../fakes/fake-mode
 import type { FakeModel } from '../fakes/fake-model/index.ts';
 import { ensureHarnessCli, findFiles, harnessEnv, readJsonl, startHarnessDaemon, startTmux } from './kit/index.ts';
 import type { HarnessCli, HarnessDaemon, HarnessEnv, Pane, Tmux } from './kit/index.ts';
-import type { Session } from '../../src/sources/session.ts';
+import type { Session } from '../../src/core/session.ts';
 import { until } from '../e2e/kit.ts';
 
 const SCENARIO_MS = 240_000;

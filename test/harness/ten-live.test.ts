@@ -16,7 +16,7 @@ import { keywordHandler, startFakeModel } from '../fakes/fake-model/index.ts';
 import type { FakeModel } from '../fakes/fake-model/index.ts';
 import { ensureHarnessCli, harnessEnv, startHarnessDaemon, startTmux } from './kit/index.ts';
 import type { HarnessCli, HarnessDaemon, HarnessEnv, Tmux } from './kit/index.ts';
-import type { Harness, Session } from '../../src/sources/session.ts';
+import type { Harness, Session } from '../../src/core/session.ts';
 
 /** Bound on all ten becoming live and idle on a loaded 2-core machine, ms. */
 const ALL_LIVE_MS = 180_000;

@@ -2,12 +2,12 @@
  * Characters and packs: choose the active pack, assign a character per harness, create, duplicate
  * (any pack, builtin too), rename and delete custom packs, add emoji, upload images (PNG, JPEG, WebP, GIF, SVG up to ~1.1 MiB), remove one.
  */
+import { harnessNames } from './harnesses.ts';
 import { useState } from 'react';
 import { api } from './api.ts';
 import { characterImageUrl } from '../../src/board/resolve.ts';
 import type { BoardCharacters, Character, Pack } from './types.ts';
 
-const HARNESSES = ['claude', 'codex', 'opencode', 'pi', 'omp'] as const;
 
 function Face({ pack, c }: { pack: Pack; c: Character }) {
   const url = characterImageUrl(pack.id, c);
@@ -42,7 +42,7 @@ export function CharactersDialog({ board, onClose, onChanged }: { board: BoardCh
         {error && <p className="error" role="alert">{error}</p>}
         <h3>Per harness</h3>
         <div className="assign-grid">
-          {HARNESSES.map((h) => {
+          {harnessNames().map((h) => {
             const ref = board.assignments[h];
             return (
               <label key={h}>

@@ -37,8 +37,6 @@ export function basename(p: string | null): string {
   return parts[parts.length - 1] ?? p;
 }
 
-export const HARNESS_MARK: Record<string, string> = { claude: 'CC', codex: 'CX', opencode: 'OC', pi: 'PI', omp: 'OMP' };
-
 /** Sort rank of a status: who needs the operator comes first. */
 export const STATUS_RANK: Record<string, number> = { waiting: 0, stuck: 1, working: 2, idle: 3, ended: 4 };
 

@@ -7,7 +7,8 @@ import { memo } from 'react';
 import { CharacterFace } from './character-face.tsx';
 import { CharacterPage } from './character-page.tsx';
 import { GoalBadge } from './goal-badge.tsx';
-import { HARNESS_MARK, ago, basename, cacheState, cost, tokens } from './format.ts';
+import { ago, basename, cacheState, cost, tokens } from './format.ts';
+import { HarnessMark } from './harness-mark.tsx';
 import { keyOf, type BoardCharacters, type GoalView, type Page, type Session } from './types.ts';
 
 /** Row height in px; must match `.sessions tr.row` in board.css. */
@@ -29,7 +30,7 @@ export const Row = memo(function Row({ s, board, selected, cursor, now, pages, g
   const cache = cacheState(s.cacheExpiresAt, now);
   return (
     <tr className={`row st-${s.status}${selected ? ' selected' : ''}${cursor ? ' cursor' : ''}${s.live ? '' : ' dormant'}`} data-key={keyOf(s)} data-status={s.status} onClick={() => onOpen(s)} aria-selected={selected}>
-      <td><span className={`mark h-${s.harness}`}>{HARNESS_MARK[s.harness] ?? s.harness}</span></td>
+      <td><HarnessMark harness={s.harness} /></td>
       <td className="c-face">
         <CharacterFace board={board} session={s} size={24} />
         {pages && pages.length > 0 && <CharacterPage pages={pages} onChanged={onPagesChanged} />}

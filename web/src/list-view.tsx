@@ -6,7 +6,8 @@
  * live change leaves it valid (list-order.ts).
  */
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { HARNESS_MARK, STATUS_RANK, basename } from './format.ts';
+import { STATUS_RANK, basename } from './format.ts';
+import { harnessLabels, harnessNames } from './harnesses.ts';
 import { NO_FILTERS, orderRows, type Filters, type Ordered, type Sort, type SortKey } from './list-order.ts';
 import { ROW_H, Row } from './list-row.tsx';
 import { keyOf, type BoardCharacters, type GoalView, type Page, type Session } from './types.ts';
@@ -115,7 +116,7 @@ export function ListView({ sessions, board, now, selectedKey, pagesBySession, go
         <input ref={search} type="search" placeholder="Search title, repo, branch, id…  ( / )" value={filters.q} onChange={set('q')} aria-label="search" data-testid="search" />
         <select value={filters.harness} onChange={set('harness')} aria-label="harness">
           <option value="">all harnesses</option>
-          {Object.keys(HARNESS_MARK).map((h) => <option key={h} value={h}>{h}</option>)}
+          {harnessNames().map((h) => <option key={h} value={h}>{h}</option>)}
         </select>
         <select value={filters.status} onChange={set('status')} aria-label="status">
           <option value="">any status</option>
@@ -155,7 +156,7 @@ export function ListView({ sessions, board, now, selectedKey, pagesBySession, go
           {last < rows.length && <tr className="spacer" aria-hidden="true" style={{ height: (rows.length - last) * ROW_H }}><td colSpan={9} /></tr>}
         </tbody>
       </table>
-      {sessions.length === 0 && <p className="empty">No sessions yet. Start Claude Code, Codex, OpenCode, pi or omp and they appear here.</p>}
+      {sessions.length === 0 && <p className="empty">No sessions yet. Start {harnessLabels()} and they appear here.</p>}
     </section>
   );
 }

@@ -6,7 +6,8 @@
 import { useEffect, useState } from 'react';
 import { api } from './api.ts';
 import { CharacterFace } from './character-face.tsx';
-import { HARNESS_MARK, ago, cacheState, cost, tokens } from './format.ts';
+import { ago, cacheState, cost, tokens } from './format.ts';
+import { HarnessMark } from './harness-mark.tsx';
 import { GoalSlot } from './goal-slot.tsx';
 import { PageCard } from './page-card.tsx';
 import { ProcessList } from './process-list.tsx';
@@ -92,7 +93,7 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
         <CharacterFace board={board} session={s} size={44} />
         <div className="panel-title">
           <h2 title={s.title}>{s.title || 'untitled'}</h2>
-          <div className="muted"><span className={`mark h-${s.harness}`}>{HARNESS_MARK[s.harness]}</span> {s.harness} · {s.model ?? 'model unknown'}</div>
+          <div className="muted"><HarnessMark harness={s.harness} /> {s.harness} · {s.model ?? 'model unknown'}</div>
         </div>
         <button type="button" className="quiet close" onClick={onClose} aria-label="close">✕</button>
       </header>

@@ -1,7 +1,7 @@
 /** Shapes the board reads from the daemon (the server's own types, imported type-only). */
-export type { Session, Harness, SessionStatus } from '../../src/sources/session.ts';
+export type { Session, Harness, SessionStatus } from '../../src/core/session.ts';
 export type { BoardCharacters, Character, Pack, Scene, SceneFile, Position } from '../../src/board/types.ts';
-import type { Session } from '../../src/sources/session.ts';
+import type { Session } from '../../src/core/session.ts';
 
 export interface Page {
   id: string;

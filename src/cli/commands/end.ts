@@ -3,7 +3,7 @@
  * The daemon re-verifies the process first: a reused pid is never signalled (409 not_running).
  */
 import { MusterError } from '../../errors/index.ts';
-import { isSessionId } from '../../sources/ids.ts';
+import { isSessionId } from '../../harnesses/registry.ts';
 import { callApi, clientContext } from '../daemon-client.ts';
 import { printOk, usageError } from '../output.ts';
 import { pidFlag } from './pid-flag.ts';

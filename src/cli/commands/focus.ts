@@ -1,6 +1,6 @@
 /** `muster focus <id>`: bring a live session's pane to the front; { ok, outcome: 'focused', pane, client }. */
 import { MusterError } from '../../errors/index.ts';
-import { isSessionId } from '../../sources/ids.ts';
+import { isSessionId } from '../../harnesses/registry.ts';
 import { callApi, clientContext } from '../daemon-client.ts';
 import { printOk, usageError } from '../output.ts';
 import { pidFlag } from './pid-flag.ts';

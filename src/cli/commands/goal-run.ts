@@ -6,14 +6,16 @@
  * `{ ok: true, goal, outcome }`. Exit code per outcome (GOAL_EXIT).
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { MusterError } from '../../errors/index.ts';
-import { HARNESSES, type Harness } from '../../sources/session.ts';
+import { type Harness } from '../../core/session.ts';
+import { adapterFor, HARNESSES } from '../../harnesses/registry.ts';
+import type { TurnOutput } from '../../harnesses/adapter.ts';
 import { answerBody, clientContext, ensureDaemon } from '../daemon-client.ts';
 import { httpJson } from '../http.ts';
 import { printOk, usageError } from '../output.ts';
 import type { CommandContext } from '../command.ts';
-import { HEADLESS, preassignedId, type TurnOutput } from './goal-harnesses.ts';
 
 /** Exit codes: 0 complete; one distinct code per other way a goal ends. */
 export const GOAL_EXIT: Record<string, number> = { complete: 0, blocked: 3, audit_failed: 4, budget_exhausted: 5, max_turns: 6, paused: 7, active: 8, cleared: 9 };
@@ -64,7 +66,7 @@ export async function run(ctx: CommandContext): Promise<number> {
   const cwd = path.resolve(flag(ctx, 'cwd') ?? process.cwd());
   const json = ctx.flags.json === true;
   const turnTimeoutMs = Number(flag(ctx, 'turn-timeout') ?? 1800) * 1000;
-  const adapter = HEADLESS[harness];
+  const headless = adapterFor(harness).headless;
   const client = clientContext(ctx.env);
   const loc = await ensureDaemon(client);
   const api = async (method: string, p: string, body?: unknown): Promise<Record<string, unknown>> => {
@@ -80,10 +82,11 @@ export async function run(ctx: CommandContext): Promise<number> {
   let sessionId: string | null = null;
   let prompt = objective;
   for (let turn = 1; ; turn++) {
-    const argv = sessionId === null ? adapter.first(prompt, preassignedId()) : adapter.next(sessionId, prompt);
+    // Claude takes a pre-assigned id for a new session; the others name theirs in their output.
+    const { argv } = headless.command(sessionId === null ? { prompt, newId: randomUUID() } : { sessionId, prompt });
     const started = Date.now();
     const proc = await runTurn(argv, cwd, ctx.env, turnTimeoutMs);
-    const out: TurnOutput = adapter.parse(proc.stdout);
+    const out: TurnOutput = headless.parse(proc.stdout);
     sessionId ??= out.sessionId;
     if (!sessionId) throw new MusterError('harness_failed', `${harness} exited ${proc.code} without a session: ${(out.error ?? proc.stderr).slice(0, 400)}`);
     if (turn === 1) {

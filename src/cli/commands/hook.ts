@@ -1,16 +1,18 @@
 /**
  * `muster hook <harness> <event> [json]`: the entry point harness hooks call. Reads the payload
- * (stdin for Claude and Codex hooks; the last argv argument for Codex `notify`), posts it to the
- * daemon and exits 0 within the bound whatever happens (fail open; never starts a daemon).
+ * (stdin for command hooks; the last argv argument for Codex `notify`), posts it to the daemon and
+ * exits 0 within the bound whatever happens (fail open; never starts a daemon).
  * Its stdout belongs to the harness's hook protocol, so unlike other commands it prints no envelope:
- * only a decision, when the daemon answers a Stop with one (the goal driver's seam), in the format
- * Claude and Codex read: `{"decision":"block","reason":"…"}`. A Stop of a session with an active goal
- * is answered at once with a ticket; the hook then waits for the audit's decision in a second request,
- * up to the ticket's waitMs and never past STOP_WAIT_MAX_MS (below the Stop entry's own timeout).
+ * only a decision, when the daemon answers the harness's turn-end event (its adapter's
+ * `hooks.turnEnd`, e.g. Claude's Stop) with one (the goal driver's seam): `{"decision":"block","reason":"…"}`.
+ * A turn end of a session with an active goal is answered at once with a ticket; the hook then waits
+ * for the audit's decision in a second request, up to the ticket's waitMs and never past
+ * STOP_WAIT_MAX_MS (below the turn-end entry's own timeout).
  */
 import type { CommandContext } from '../command.ts';
 import { findDaemon, postJson, readStdin, trimPayload } from '../../hooks/post-event.ts';
-import { blockCapFrom, STOP_WAIT_MAX_MS } from '../../hooks/stop-wait.ts';
+import { STOP_WAIT_MAX_MS } from '../../hooks/stop-wait.ts';
+import { adapterFor, isHarness } from '../../harnesses/registry.ts';
 
 /** Total budget for the post (connect + answer), ms. Default 250; MUSTER_HOOK_TIMEOUT_MS overrides. */
 const DEFAULT_DEADLINE_MS = 250;
@@ -42,10 +44,12 @@ export async function run({ args, env }: CommandContext): Promise<number> {
   const pid = Number(env.CLAUDE_PID);
   const raw = parsePayload(text);
   const payload = trimPayload(raw);
-  if (event === 'Stop') {
+  const turnEnd = isHarness(harness) ? adapterFor(harness).hooks.turnEnd : undefined;
+  const isTurnEnd = turnEnd !== undefined && event === turnEnd.event;
+  if (isTurnEnd) {
     if (typeof raw.last_assistant_message === 'string') payload.last_assistant_message = raw.last_assistant_message.slice(0, REPORT_MAX);
-    // Claude overrides blocks past this cap; the daemon hands such a continuation off instead.
-    if (harness === 'claude') payload.muster_block_cap = blockCapFrom(env);
+    // The harness overrides blocks past this cap; the daemon hands such a continuation off instead.
+    if (turnEnd.blockCapFrom) payload.muster_block_cap = turnEnd.blockCapFrom(env);
   }
   const body = {
     payload,
@@ -55,7 +59,7 @@ export async function run({ args, env }: CommandContext): Promise<number> {
   const path = `/hooks/${encodeURIComponent(harness)}/${encodeURIComponent(event)}`;
   const answer = await postJson(target, path, body, Math.max(20, deadline - (Date.now() - started)));
   let d = answer?.decision as { decision?: unknown; reason?: unknown; pending?: unknown; decisionId?: unknown; waitMs?: unknown } | null | undefined;
-  if (d && d.pending === true && typeof d.decisionId === 'string' && event === 'Stop') {
+  if (d && d.pending === true && typeof d.decisionId === 'string' && isTurnEnd) {
     const waitMs = Math.min(typeof d.waitMs === 'number' && d.waitMs > 0 ? d.waitMs : 0, STOP_WAIT_MAX_MS - (Date.now() - started));
     const wait = { payload: { muster_decision_id: d.decisionId, muster_wait_ms: waitMs }, pid: null, launchId: null };
     // The post's own bound: the daemon answers null at waitMs; a little slack for the answer to travel.
@@ -63,7 +67,7 @@ export async function run({ args, env }: CommandContext): Promise<number> {
     d = later?.decision as typeof d;
     if (!later && env.MUSTER_DEBUG) process.stderr.write('[muster hook] no goal decision in time; the daemon continues the goal another way\n');
   }
-  if (d && d.decision === 'block' && typeof d.reason === 'string' && event === 'Stop') {
+  if (d && d.decision === 'block' && typeof d.reason === 'string' && isTurnEnd) {
     process.stdout.write(`${JSON.stringify({ decision: 'block', reason: d.reason })}\n`);
   }
   if (!answer && env.MUSTER_DEBUG) process.stderr.write('[muster hook] daemon unreachable; event dropped\n');

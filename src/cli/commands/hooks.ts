@@ -7,19 +7,16 @@
 import { resolve } from 'node:path';
 import { MusterError } from '../../errors/index.ts';
 import { resolvePaths } from '../../daemon/paths.ts';
-import { createInstaller, targetFor, type EditResult } from '../../hooks/install/index.ts';
+import { createInstaller, type EditResult } from '../../hooks/install/index.ts';
+import { readStatusAsset } from '../../harnesses/status-assets/index.ts';
+import { musterHookArgv } from '../../launch/hook-argv.ts';
 import { installedHarnesses } from '../../launch/installed.ts';
-import { HARNESSES, type Harness } from '../../sources/session.ts';
+import type { Harness } from '../../core/session.ts';
+import { adapterFor, HARNESSES } from '../../harnesses/registry.ts';
 import { printOk, usageError } from '../output.ts';
 import type { CommandContext } from '../command.ts';
 
 const ACTIONS = ['install', 'uninstall', 'status'] as const;
-
-function hookArgv(): string[] {
-  const entry = process.argv[1];
-  if (!entry) throw new MusterError('internal', 'cannot tell which muster entry point is running');
-  return [process.execPath, ...process.execArgv, resolve(entry), 'hook'];
-}
 
 export async function run({ args, flags, env }: CommandContext): Promise<number> {
   const action = args[0] as (typeof ACTIONS)[number] | undefined;
@@ -30,11 +27,12 @@ export async function run({ args, flags, env }: CommandContext): Promise<number>
   }
   const harnesses: Harness[] = only ? [only as Harness] : installedHarnesses(env);
   const installer = createInstaller(resolve(resolvePaths(env).home, 'hooks'));
-  const ctx = { env, hookArgv: hookArgv() };
+  const hookArgv = musterHookArgv();
   const out = [];
   const malformed: EditResult[] = [];
   for (const h of harnesses) {
-    const target = targetFor(h, ctx);
+    const adapter = adapterFor(h);
+    const target = adapter.installTarget({ env, homes: adapter.homes(env), hookArgv, asset: (name) => readStatusAsset(name) });
     const files = target.edits.map((e): EditResult => {
       if (action === 'install') return installer.install(e);
       if (action === 'uninstall') return installer.uninstall(e);

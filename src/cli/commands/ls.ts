@@ -5,7 +5,7 @@
 import { callApi, callApiInto, clientContext } from '../daemon-client.ts';
 import type { CommandContext } from '../command.ts';
 import { renderSessionTable } from '../table.ts';
-import type { Session } from '../../sources/session.ts';
+import type { Session } from '../../core/session.ts';
 
 export async function run({ flags, env, tty }: CommandContext): Promise<number> {
   const q = new URLSearchParams();

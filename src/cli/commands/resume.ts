@@ -4,7 +4,7 @@
  * { ok, argv, cwd } — the exact command to run by hand.
  */
 import { MusterError } from '../../errors/index.ts';
-import { isSessionId } from '../../sources/ids.ts';
+import { isSessionId } from '../../harnesses/registry.ts';
 import { callApi, clientContext } from '../daemon-client.ts';
 import { printOk, usageError } from '../output.ts';
 import type { CommandContext } from '../command.ts';

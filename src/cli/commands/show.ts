@@ -1,6 +1,6 @@
 /** `muster show <id>`: one session, { ok: true, session }. */
 import { MusterError } from '../../errors/index.ts';
-import { isSessionId } from '../../sources/ids.ts';
+import { isSessionId } from '../../harnesses/registry.ts';
 import { callApi, clientContext } from '../daemon-client.ts';
 import { printOk, usageError } from '../output.ts';
 import type { CommandContext } from '../command.ts';

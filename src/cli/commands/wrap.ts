@@ -6,24 +6,20 @@
  * are never edited. No envelope: the terminal belongs to the harness; wrapper failures go to stderr.
  */
 import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { MusterError } from '../../errors/index.ts';
 import { callApi, callRunningApi, clientContext, ensureDaemon } from '../daemon-client.ts';
 import { installedHarnesses, whichBin } from '../../launch/installed.ts';
 import { newLaunchId } from '../../launch/launch-id.ts';
 import { planLaunch, splitWrapperArgs } from '../../launch/plan.ts';
+import { musterHookArgv } from '../../launch/hook-argv.ts';
+import { adapterFor } from '../../harnesses/registry.ts';
+import { readStatusAsset } from '../../harnesses/status-assets/index.ts';
 import { runChild } from '../../launch/run-child.ts';
-import type { Harness } from '../../sources/session.ts';
-
-/** argv that re-runs this CLI's `hook` command (works from the bundle and from source under tsx). */
-function hookArgv(): string[] {
-  const entry = process.argv[1];
-  if (!entry) throw new MusterError('internal', 'cannot tell which muster entry point is running');
-  return [process.execPath, ...process.execArgv, resolve(entry), 'hook'];
-}
+import type { Harness } from '../../core/session.ts';
 
 export async function runWrapper(harness: Harness, rawArgs: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const bin = whichBin(harness, env);
+  const bin = whichBin(adapterFor(harness).bin, env);
   if (!bin) {
     const installed = installedHarnesses(env);
     throw new MusterError('invalid_argument', `${harness} is not installed (not on PATH); harnesses installed here: ${installed.length ? installed.join(', ') : 'none'}`);
@@ -35,7 +31,7 @@ export async function runWrapper(harness: Harness, rawArgs: string[], env: NodeJ
   const launchId = newLaunchId();
   const launchDir = join(ctx.paths.home, 'launch', launchId);
   const cwd = process.cwd();
-  const plan = planLaunch({ harness, launchId, name, args: rest, cwd, api: loc.urls.api, mcpUrl: loc.urls.mcp, token: loc.token, tokenFile: ctx.paths.token, launchDir, hookArgv: hookArgv(), env });
+  const plan = planLaunch({ harness, launchId, name, args: rest, cwd, api: loc.urls.api, mcpUrl: loc.urls.mcp, token: loc.token, tokenFile: ctx.paths.token, launchDir, hookArgv: musterHookArgv(), env, homes: adapterFor(harness).homes(env), asset: (n) => readStatusAsset(n) });
   mkdirSync(launchDir, { recursive: true, mode: 0o700 });
   try {
     for (const f of plan.files) {

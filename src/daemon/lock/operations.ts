@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { MusterError } from '../../errors/index.ts';
 import { realStartTime } from './start-time.ts';
-import { hasExited, parseStat } from '../../sources/proc/index.ts';
+import { hasExited, parseStat } from '../../discovery/proc/index.ts';
 import type { LockOperations } from './types.ts';
 
 /** The errno code (`ENOENT`, …) of a thrown fs/process error, undefined for anything else. */

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { parseLstart, psEnv } from '../../sources/proc/index.ts';
+import { parseLstart, psEnv } from '../../discovery/proc/index.ts';
 import type { OwnerStart } from './types.ts';
 
 /** Where start times come from; tests pass a fixture /proc root or a canned ps answer. */

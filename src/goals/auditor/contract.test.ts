@@ -6,7 +6,10 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFakeModel, type FakeModel, type Reply } from '../../../test/fakes/fake-model/index.ts';
 import { createAnthropicAuditor, createOpenAiAuditor } from './http-auditors.ts';
-import { createClaudeCliAuditor, createCodexCliAuditor } from './cli-auditors.ts';
+import { createCliAuditor } from './cli-auditors.ts';
+import { claude } from '../../harnesses/claude/index.ts';
+import { codex } from '../../harnesses/codex/index.ts';
+import { auditorHarnesses } from '../../harnesses/ports.ts';
 import { createAuditorFactory } from './factory.ts';
 import type { Auditor, CommandRunner } from './port.ts';
 
@@ -33,8 +36,8 @@ const cliQueue: Reply[] = [];
 const PROVIDERS: { name: string; make(): Auditor; enqueue(r: Reply): void }[] = [
   { name: 'anthropic/<model>', make: () => createAnthropicAuditor({ model: 'judge', baseUrl: model.url, apiKey: 'sk-ant-x' }), enqueue: (r) => model.enqueue(r) },
   { name: 'openai/<model>', make: () => createOpenAiAuditor({ model: 'judge', baseUrl: `${model.url}/v1`, apiKey: 'sk-x' }), enqueue: (r) => model.enqueue(r) },
-  { name: 'cli:claude', make: () => createClaudeCliAuditor({ model: '', run: cliRunner('claude') }), enqueue: (r) => cliQueue.push(r) },
-  { name: 'cli:codex', make: () => createCodexCliAuditor({ model: 'm', run: cliRunner('codex') }), enqueue: (r) => cliQueue.push(r) },
+  { name: 'cli:claude', make: () => createCliAuditor({ name: 'claude', headless: claude.headless, model: '', run: cliRunner('claude') }), enqueue: (r) => cliQueue.push(r) },
+  { name: 'cli:codex', make: () => createCliAuditor({ name: 'codex', headless: codex.headless, model: 'm', run: cliRunner('codex') }), enqueue: (r) => cliQueue.push(r) },
 ];
 
 for (const p of PROVIDERS) {
@@ -60,7 +63,7 @@ for (const p of PROVIDERS) {
 }
 
 it('the factory: configured spec wins, the default is the session\'s harness and model, bad specs fail audits', async () => {
-  const f = createAuditorFactory({ env: { MUSTER_AUDITOR_BASE_URL: `${model.url}/v1` }, run: cliRunner('claude') });
+  const f = createAuditorFactory({ env: { MUSTER_AUDITOR_BASE_URL: `${model.url}/v1` }, harnesses: auditorHarnesses, run: cliRunner('claude') });
   assert.equal(f('openai/judge', { harness: 'claude', model: 'opus' }).spec, 'openai/judge');
   assert.equal(f('', { harness: 'claude', model: 'opus' }).spec, 'cli:claude/opus');
   assert.equal(f('', { harness: 'codex', model: null }).spec, 'cli:codex');

@@ -3,7 +3,16 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInstaller, targetFor } from './index.ts';
+import { createInstaller, type TargetContext } from './index.ts';
+import type { Harness } from '../../core/session.ts';
+import { adapterFor } from '../../harnesses/registry.ts';
+import { readStatusAsset } from '../../harnesses/status-assets/index.ts';
+
+/** A harness's install target, as `muster hooks install` builds it (the built assets from dist/). */
+function targetFor(h: Harness, ctx: Pick<TargetContext, 'env' | 'hookArgv'>) {
+  const a = adapterFor(h);
+  return a.installTarget({ ...ctx, homes: a.homes(ctx.env), asset: (n) => readStatusAsset(n) });
+}
 
 const HOOK = ['/usr/bin/node', '/opt/muster/bin/muster.js', 'hook'];
 
@@ -116,7 +125,8 @@ test('pi/omp extensions are files Muster owns: written, recognised, deleted', ()
       assert.equal(t.installer.install(edit!).action, 'installed');
       assert.equal(t.installer.install(edit!).action, 'already-installed');
       assert.equal(target.accepted().accepted, true);
-      assert.match(readFileSync(edit!.path, 'utf8'), new RegExp(`const HARNESS = "${h}"`));
+      assert.equal(readFileSync(edit!.path, 'utf8'), readStatusAsset(`${h}-extension`), 'the built extension, for this harness');
+      assert.match(readFileSync(edit!.path, 'utf8'), new RegExp(`reportEvent\\("${h}", name`));
       assert.equal(t.installer.uninstall(edit!).action, 'restored');
       assert.equal(existsSync(edit!.path), false);
     }
@@ -140,7 +150,8 @@ test('OpenCode: a TUI plugin listed in tui.json beside the user\'s plugins, noth
     const doc = JSON.parse(readFileSync(tui, 'utf8')) as { theme: string; plugin: unknown[] };
     assert.equal(doc.theme, 'tokyonight');
     assert.deepEqual(doc.plugin, ['my-tui-plugin', ['./local.js', { x: 1 }], './muster-status.js']);
-    assert.match(readFileSync(join(dir, 'muster-status.js'), 'utf8'), /const HARNESS = "opencode"[\s\S]*export default \{\n {2}id: 'muster-status',\n {2}tui: /);
+    assert.equal(readFileSync(join(dir, 'muster-status.js'), 'utf8'), readStatusAsset('opencode-plugin'));
+    assert.match(readFileSync(join(dir, 'muster-status.js'), 'utf8'), /id: "muster-status",\n {2}tui: /);
     assert.equal(existsSync(join(dir, 'plugin')), false, 'no server plugin');
     assert.equal(target.accepted().accepted, true);
     for (const e of target.edits) assert.equal(t.installer.uninstall(e).action, 'restored');

@@ -51,7 +51,10 @@ export function jsonHooksEdit(o: JsonHooksOptions): FileEdit {
         const existing = hooks[e];
         if (existing !== undefined && !Array.isArray(existing)) throw new MalformedConfig(`${o.path}: hooks.${e} is not an array; Muster left it untouched`);
         const group: Json = { ...(o.matcher ? { matcher: '' } : {}), hooks: [{ type: 'command', command: o.command(e), timeout: typeof o.timeoutS === 'number' ? o.timeoutS : o.timeoutS(e) }] };
-        hooks[e] = [...((existing as unknown[] | undefined) ?? []), group];
+        const list = (existing as unknown[] | undefined) ?? [];
+        // Idempotent: Muster's own group is replaced where it stands, never added twice.
+        const at = list.findIndex(groupIsOurs);
+        hooks[e] = at >= 0 ? list.map((g, i) => (i === at ? group : g)).filter((g, i) => i === at || !groupIsOurs(g)) : [...list, group];
       }
       return `${JSON.stringify({ ...doc, hooks }, null, 2)}\n`;
     },

@@ -9,7 +9,7 @@
 import type { Context } from 'hono';
 import { MusterError } from '../../errors/index.ts';
 import type { Actions, ActionRecord, Actor } from '../../hub/actions.ts';
-import { isSessionId } from '../../sources/ids.ts';
+import { isSessionId } from '../../harnesses/registry.ts';
 import { readJsonObject } from '../body.ts';
 import type { App, AppEnv } from '../env.ts';
 

@@ -12,8 +12,9 @@
 import type { Context } from 'hono';
 import { MusterError } from '../../errors/index.ts';
 import type { Goals, TurnFinished } from '../../goals/index.ts';
-import { HARNESSES, type Harness } from '../../sources/session.ts';
-import { isSessionId } from '../../sources/ids.ts';
+import { type Harness } from '../../core/session.ts';
+import { HARNESSES } from '../../harnesses/registry.ts';
+import { isSessionId } from '../../harnesses/registry.ts';
 import { readJsonObject } from '../body.ts';
 import type { App, AppEnv } from '../env.ts';
 

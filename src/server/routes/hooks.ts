@@ -6,7 +6,8 @@
  * - PATCH /api/launches/:id { pid?, sessionId?, exitCode? } (spawned; exited) and GET /api/launches[?running=1].
  */
 import { MusterError } from '../../errors/index.ts';
-import { isEventName, isHarness, type HookService } from '../../hooks/index.ts';
+import { isEventName, type HookService } from '../../hooks/index.ts';
+import { HARNESSES, isHarness } from '../../harnesses/registry.ts';
 import type { LaunchPatch, LaunchService } from '../../launch/index.ts';
 import { readJsonObject } from '../body.ts';
 import type { App } from '../env.ts';
@@ -48,7 +49,7 @@ export function hookRoutes(opts: { hooks: HookService; launches: LaunchService }
 
     app.post('/api/launches', async (c) => {
       const b = await readJsonObject(c);
-      if (!isHarness(b.harness)) throw new MusterError('invalid_body', 'harness must be one of claude, codex, opencode, pi, omp');
+      if (!isHarness(b.harness)) throw new MusterError('invalid_body', `harness must be one of ${HARNESSES.join(', ')}`);
       const cwd = optString(b.cwd, 'cwd');
       if (!cwd?.startsWith('/')) throw new MusterError('invalid_body', 'cwd must be an absolute path');
       const launch = await opts.launches.register({

@@ -6,6 +6,7 @@
  * on the first /mcp request (an agent's initialize), not at daemon start: see mcp-sdk.ts. A daemon no
  * agent calls never spends the ~270 ms of CPU it costs.
  */
+import { sessionOfToolMeta } from '../../harnesses/ports.ts';
 import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -85,12 +86,12 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       harness: header(extra, 'x-muster-harness'),
       launchId: header(extra, 'x-muster-launch-id'),
       cwd: header(extra, 'x-muster-cwd'),
-      codexThreadId: extra._meta?.threadId,
+      toolMeta: extra._meta as Record<string, unknown> | undefined,
       clientName: entry.server.server.getClientVersion()?.name,
       rootCwd: undefined as string | undefined,
     };
     // Roots cost a round trip: only when nothing stronger identifies the caller.
-    if (!hints.sessionId && typeof hints.codexThreadId !== 'string' && !hints.cwd) hints.rootCwd = await rootCwd(sdk, entry, extra);
+    if (!hints.sessionId && !sessionOfToolMeta(hints.toolMeta) && !hints.cwd) hints.rootCwd = await rootCwd(sdk, entry, extra);
     return { attribution: resolveAttribution(hints, opts.sessions), fallbackKey: `mcp:${sessionId}` };
   }
 

@@ -12,7 +12,7 @@
  */
 import { MusterError } from '../../errors/index.ts';
 import { PAGE_KINDS, PAGE_STATUSES, resolveAttribution, type Caller, type Pager, type PageFilter, type PageKind, type PageStatus, type SessionLookup } from '../../pager/index.ts';
-import { isSessionId } from '../../sources/ids.ts';
+import { isSessionId } from '../../harnesses/registry.ts';
 import { readJsonObject } from '../body.ts';
 import type { Context } from 'hono';
 import type { App, AppEnv } from '../env.ts';

@@ -4,7 +4,7 @@
  */
 import { MusterError } from '../../errors/index.ts';
 import type { Hub } from '../../hub/index.ts';
-import { isSessionId } from '../../sources/ids.ts';
+import { isSessionId } from '../../harnesses/registry.ts';
 import type { App } from '../env.ts';
 
 /** Most messages one call returns. Default limit: 30. */

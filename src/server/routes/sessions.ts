@@ -1,8 +1,9 @@
 /** Sessions: GET /api/sessions (filters), GET /api/sessions/:id, GET /api/diagnostics. */
 import { MusterError } from '../../errors/index.ts';
 import type { Hub, SessionFilter } from '../../hub/index.ts';
-import { isSessionId } from '../../sources/ids.ts';
-import { HARNESSES, STATUSES, type Harness, type Session, type SessionStatus } from '../../sources/session.ts';
+import { isSessionId } from '../../harnesses/registry.ts';
+import { STATUSES, type Harness, type Session, type SessionStatus } from '../../core/session.ts';
+import { HARNESSES } from '../../harnesses/registry.ts';
 import type { App } from '../env.ts';
 
 export function parseSessionFilter(q: Record<string, string | undefined>): SessionFilter {

@@ -28,9 +28,20 @@ function bodyOf(req: FakeRequest): Json {
   return isObject(req.body) ? req.body : {};
 }
 
-/** Items of the conversation: `messages` (Anthropic, Chat) or `input` (Responses). */
+/** Gemini `contents` as messages: role `model` → `assistant`, `parts` → content blocks. */
+function geminiItems(body: Json): unknown[] {
+  return asArray(body['contents']).map((c) => {
+    if (!isObject(c)) return c;
+    return { role: c['role'] === 'model' ? 'assistant' : c['role'], content: asArray(c['parts']), gemini: true };
+  });
+}
+
+const isFunctionResponse = (p: unknown): boolean => isObject(p) && p['functionResponse'] !== undefined;
+
+/** Items of the conversation: `messages` (Anthropic, Chat), `input` (Responses) or `contents` (Gemini). */
 function items(req: FakeRequest): unknown[] {
   const body = bodyOf(req);
+  if (req.protocol === 'gemini') return geminiItems(body);
   if (req.protocol === 'responses') return typeof body['input'] === 'string' ? [{ role: 'user', content: body['input'] }] : asArray(body['input']);
   return asArray(body['messages']);
 }
@@ -40,7 +51,10 @@ export function lastUserText(req: FakeRequest): string {
   const list = items(req);
   for (let i = list.length - 1; i >= 0; i--) {
     const m = list[i];
-    if (isObject(m) && m['role'] === 'user') return contentText(m['content']);
+    if (!isObject(m) || m['role'] !== 'user') continue;
+    // A Gemini tool result is a user content of functionResponse parts: not what the user typed.
+    if (m['gemini'] === true && asArray(m['content']).some(isFunctionResponse)) continue;
+    return contentText(m['content']);
   }
   return '';
 }
@@ -51,6 +65,7 @@ export function endsWithToolResult(req: FakeRequest): boolean {
   if (!isObject(last)) return false;
   if (req.protocol === 'responses') return typeof last['type'] === 'string' && last['type'].endsWith('_output');
   if (req.protocol === 'chat-completions') return last['role'] === 'tool';
+  if (req.protocol === 'gemini') return asArray(last['content']).some(isFunctionResponse);
   // Anthropic: a tool_result block anywhere in the last user message (reminders may follow it).
   return last['role'] === 'user' && asArray(last['content']).some((b) => isObject(b) && b['type'] === 'tool_result');
 }
@@ -61,6 +76,7 @@ export function systemText(req: FakeRequest): string {
   const parts: string[] = [];
   if (body['system'] !== undefined) parts.push(contentText(body['system']));
   if (typeof body['instructions'] === 'string') parts.push(body['instructions']);
+  if (isObject(body['systemInstruction'])) parts.push(contentText(body['systemInstruction']['parts']));
   for (const m of items(req)) {
     if (isObject(m) && (m['role'] === 'system' || m['role'] === 'developer')) parts.push(contentText(m['content']));
   }
@@ -68,11 +84,14 @@ export function systemText(req: FakeRequest): string {
 }
 
 export function offersTools(req: FakeRequest): boolean {
-  return asArray(bodyOf(req)['tools']).length > 0;
+  const tools = asArray(bodyOf(req)['tools']);
+  if (req.protocol === 'gemini') return tools.some((t) => isObject(t) && asArray(t['functionDeclarations']).length > 0);
+  return tools.length > 0;
 }
 
-/** Model named in the request body, or a fallback. */
+/** Model named in the request body (Gemini: in the path), or a fallback. */
 export function requestedModel(req: FakeRequest, fallback = 'fake-model'): string {
+  if (req.protocol === 'gemini') return /\/models\/([^/:?]+):/.exec(req.path)?.[1] ?? fallback;
   const model = bodyOf(req)['model'];
   return typeof model === 'string' && model !== '' ? model : fallback;
 }

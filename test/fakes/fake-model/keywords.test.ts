@@ -51,3 +51,26 @@ test('RUNCMD, TOOLCALL with MCP names, SLOW, and no keyword', () => {
   const older = req('/v1/chat/completions', { messages: [{ role: 'user', content: 'TOOL_BASH' }, { role: 'assistant', content: 'x' }, { role: 'user', content: 'thanks' }] });
   assert.equal(handler(older), undefined);
 });
+
+test('Gemini: run_shell_command and mcp_<server>_<tool>; a functionResponse content is a tool result, not the typed text', () => {
+  const gem = (contents: object[]): FakeRequest => req('/v1beta/models/gemini-x:streamGenerateContent', { contents });
+  assert.deepEqual(handler(gem([{ role: 'user', parts: [{ text: '<session_context>…</session_context>' }, { text: 'RUNCMD: echo hi' }] }]))?.toolCalls, [
+    { name: 'run_shell_command', input: { command: 'echo hi', description: 'fake tool call' } },
+  ]);
+  assert.deepEqual(handler(gem([{ role: 'user', parts: [{ text: 'TOOLCALL: muster/ask_operator {"question":"q"}' }] }]))?.toolCalls, [
+    { name: 'mcp_muster_ask_operator', input: { question: 'q' } },
+  ]);
+  const afterTool = gem([
+    { role: 'user', parts: [{ text: 'RUNCMD: echo hi' }] },
+    { role: 'model', parts: [{ functionCall: { name: 'run_shell_command', args: {} } }] },
+    { role: 'user', parts: [{ functionResponse: { name: 'run_shell_command', response: { output: 'hi' } } }] },
+  ]);
+  assert.deepEqual(handler(afterTool), { text: 'tool done' });
+});
+
+test('Copilot (x-interaction-type header): bash with a description, MCP tools as <server>-<tool>', () => {
+  const headers = { 'x-interaction-type': 'conversation-user', 'x-initiator': 'user' };
+  const chat = (text: string): FakeRequest => req('/v1/chat/completions', { messages: [{ role: 'user', content: `<current_datetime>x</current_datetime>\n\n${text}` }] }, headers);
+  assert.deepEqual(handler(chat('TOOL_BASH'))?.toolCalls, [{ name: 'bash', input: { command: 'echo hello-from-tool', description: 'fake tool call' } }]);
+  assert.deepEqual(handler(chat('TOOLCALL: muster/notify_operator {"message":"m"}'))?.toolCalls, [{ name: 'muster-notify_operator', input: { message: 'm' } }]);
+});

@@ -5,7 +5,7 @@
  * - `TOOL_BASH` → a shell tool call running `echo hello-from-tool`;
  * - `RUNCMD: <cmd>` (to the end of the line) → a shell tool call running `<cmd>`;
  * - `TOOLCALL: <name> <json>` → a call to any tool; `<server>/<tool>` becomes the harness's MCP name
- *   (`mcp__s__t` Claude, namespace `mcp__s` Codex, `s_t` Chat Completions);
+ *   (`mcp__s__t` Claude, namespace `mcp__s` Codex, `mcp_s_t` Gemini, `s-t` Copilot, `s_t` other Chat Completions);
  * - `SLOW<n>` → the reply streams over n seconds; bare `SLOW` over 20 s.
  *
  * After a tool result it answers `tool done`, so a keyword still in the last typed message cannot
@@ -21,6 +21,11 @@ export interface KeywordHandlerOptions {
   afterToolText?: string;
 }
 
+/** Copilot CLI sends OpenAI's SDK headers plus its own interaction headers; no session id. */
+function isCopilot(req: FakeRequest): boolean {
+  return req.headers['x-interaction-type'] !== undefined || req.headers['x-initiator'] !== undefined;
+}
+
 function isOpenCode(req: FakeRequest): boolean {
   const ua = req.headers['user-agent'];
   return (typeof ua === 'string' && ua.includes('opencode')) || req.headers['x-session-id'] !== undefined;
@@ -30,8 +35,9 @@ function isOpenCode(req: FakeRequest): boolean {
 export function shellCall(req: FakeRequest, command: string): ToolCall {
   if (req.protocol === 'anthropic-messages') return { name: 'Bash', input: { command, description: 'fake tool call' } };
   if (req.protocol === 'responses') return { name: 'exec_command', input: { cmd: command, yield_time_ms: 5000 } };
-  // OpenCode's bash tool requires a description; pi and omp take only the command.
-  return { name: 'bash', input: isOpenCode(req) ? { command, description: 'fake tool call' } : { command } };
+  if (req.protocol === 'gemini') return { name: 'run_shell_command', input: { command, description: 'fake tool call' } };
+  // OpenCode's and Copilot's bash tools take a description; pi and omp take only the command.
+  return { name: 'bash', input: isOpenCode(req) || isCopilot(req) ? { command, description: 'fake tool call' } : { command } };
 }
 
 function namedCall(req: FakeRequest, name: string, input: object): ToolCall {
@@ -41,6 +47,8 @@ function namedCall(req: FakeRequest, name: string, input: object): ToolCall {
   const tool = name.slice(slash + 1);
   if (req.protocol === 'anthropic-messages') return { name: `mcp__${server}__${tool}`, input };
   if (req.protocol === 'responses') return { name: tool, namespace: `mcp__${server}`, input };
+  if (req.protocol === 'gemini') return { name: `mcp_${server}_${tool}`, input };
+  if (isCopilot(req)) return { name: `${server}-${tool}`, input };
   return { name: `${server}_${tool}`, input };
 }
 

@@ -8,8 +8,10 @@ const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export function classify(method: string, pathname: string): Protocol {
   const p = pathname.replace(/\/+$/, '');
-  if (method === 'GET' && (p === '/v1/models' || p === '/models')) return 'models';
+  if (method === 'GET' && (p === '/v1/models' || p === '/models' || p === '/v1beta/models')) return 'models';
   if (method !== 'POST') return 'unknown';
+  if (/^\/v1(beta|alpha)?\/models\/[^/:]+:(streamGenerateContent|generateContent)$/.test(p)) return 'gemini';
+  if (/^\/v1(beta|alpha)?\/models\/[^/:]+:countTokens$/.test(p)) return 'gemini-count-tokens';
   if (p === '/v1/messages/count_tokens') return 'anthropic-count-tokens';
   if (p === '/v1/messages') return 'anthropic-messages';
   if (p === '/v1/chat/completions' || p === '/chat/completions') return 'chat-completions';
@@ -80,7 +82,8 @@ export function toRecord(req: IncomingMessage, seq: number, body: unknown): Fake
   const path = req.url ?? '/';
   const method = req.method ?? 'GET';
   const protocol = classify(method, new URL(path, 'http://fake').pathname);
-  const stream = typeof body === 'object' && body !== null && 'stream' in body && body.stream === true;
+  // Gemini says "stream" in the method name, the others in the body.
+  const stream = protocol === 'gemini' ? path.includes(':streamGenerateContent') : typeof body === 'object' && body !== null && 'stream' in body && body.stream === true;
   const record: FakeRequest = { seq, at: Date.now(), method, path, headers: req.headers, body, protocol, stream };
   const sessionId = sessionHeader(req);
   if (sessionId !== undefined) record.sessionId = sessionId;

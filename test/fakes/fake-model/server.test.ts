@@ -226,3 +226,44 @@ test('log file gets one JSON line per request; gzip bodies are decoded; unknown 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('gemini: streamGenerateContent streams CRLF-framed GenerateContentResponse events with usage; tool calls as functionCall parts', () =>
+  withFake(async (fake) => {
+    const url = `${fake.url}/v1beta/models/gemini-fake:streamGenerateContent?alt=sse`;
+    const body = { contents: [{ role: 'user', parts: [{ text: 'hello' }] }], tools: [{ functionDeclarations: [{ name: 'run_shell_command' }] }] };
+    const res = await postModel(url, body);
+    assert.equal(res.status, 200);
+    assert.equal(res.events.length, 1);
+    const first = obj(res.events[0]?.data);
+    const cand = (first['candidates'] as Obj[])[0] as Obj;
+    assert.deepEqual(obj(cand['content'])['parts'], [{ text: 'hi from fake model' }]);
+    assert.equal(cand['finishReason'], 'STOP');
+    assert.deepEqual(first['usageMetadata'], { promptTokenCount: DEFAULT_USAGE.input, candidatesTokenCount: DEFAULT_USAGE.output, totalTokenCount: DEFAULT_USAGE.input + DEFAULT_USAGE.output });
+    assert.equal(first['modelVersion'], 'gemini-fake');
+    const [rec] = fake.requests;
+    assert.equal(rec?.protocol, 'gemini');
+    assert.equal(rec?.stream, true);
+    fake.enqueue({ toolCalls: [{ name: 'run_shell_command', input: { command: 'ls' } }], usage: { input: 5, output: 2, cacheRead: 3 } });
+    const tool = await postModel(url, body);
+    const last = obj(tool.events.at(-1)?.data);
+    assert.deepEqual(obj(((last['candidates'] as Obj[])[0] as Obj)['content'])['parts'], [{ functionCall: { name: 'run_shell_command', args: { command: 'ls' } } }]);
+    assert.deepEqual(last['usageMetadata'], { promptTokenCount: 8, candidatesTokenCount: 2, totalTokenCount: 10, cachedContentTokenCount: 3 });
+  }));
+
+test('gemini side calls: a JSON-schema generateContent gets its schema filled (router score ≥ 1), a plain one a summary; neither uses the queue', () =>
+  withFake(async (fake) => {
+    fake.enqueue({ text: 'kept for the main turn' });
+    const schema = { type: 'object', properties: { complexity_reasoning: { type: 'string' }, complexity_score: { type: 'integer', minimum: 1 } }, required: ['complexity_score'] };
+    const router = await postModel(`${fake.url}/v1beta/models/gemini-lite:generateContent`, {
+      contents: [{ role: 'user', parts: [{ text: 'classify' }] }],
+      generationConfig: { responseMimeType: 'application/json', responseJsonSchema: schema },
+    });
+    const text = String(((obj(((obj(router.json)['candidates'] as Obj[])[0] as Obj)['content'])['parts'] as Obj[])[0] as Obj)['text']);
+    assert.deepEqual(JSON.parse(text), { complexity_reasoning: 'fake', complexity_score: 1 });
+    const summary = await postModel(`${fake.url}/v1beta/models/gemini-lite:generateContent`, { contents: [{ role: 'user', parts: [{ text: 'Summarize the user' }] }] });
+    assert.match(JSON.stringify(summary.json), /Fake summary/);
+    assert.deepEqual(fake.requests.map((r) => r.sideCall), ['gemini-json', 'gemini-summary']);
+    assert.equal(fake.pending(), 1);
+    const count = await postModel(`${fake.url}/v1beta/models/gemini-lite:countTokens`, { contents: [] });
+    assert.deepEqual(count.json, { totalTokens: DEFAULT_USAGE.input });
+  }));

@@ -1,6 +1,6 @@
 /**
  * The fake model server: one node:http server on 127.0.0.1 speaking Anthropic Messages, OpenAI
- * Chat Completions and OpenAI Responses, scripted by a reply queue and request handlers. Only the
+ * Chat Completions, OpenAI Responses and Google's Generative Language API (Gemini), scripted by a reply queue and request handlers. Only the
  * model is fake; the CLIs under test are real.
  */
 import fs from 'node:fs';
@@ -11,7 +11,8 @@ import { chatCompletion, chatCompletionStream, openAiError } from './chat-comple
 import { requestedModel } from './inspect.ts';
 import { readBody, toRecord } from './request.ts';
 import { responsesReply, responsesStream } from './responses.ts';
-import { DEFAULT_SIDE_CALL_REPLIES, detectSideCall } from './side-calls.ts';
+import { DEFAULT_SIDE_CALL_REPLIES, detectSideCall, geminiResponseSchema } from './side-calls.ts';
+import { fillSchema, geminiError, geminiGenerate, geminiStream } from './gemini.ts';
 import { createIdSource, sendJson, sleep } from './stream.ts';
 import type { ReplyContext } from './stream.ts';
 import type { FakeRequest, Reply, RequestHandler, SideCallKind } from './types.ts';
@@ -48,7 +49,7 @@ export interface FakeModel {
   close(): Promise<void>;
 }
 
-const MODEL_PROTOCOLS = new Set(['anthropic-messages', 'chat-completions', 'responses']);
+const MODEL_PROTOCOLS = new Set(['anthropic-messages', 'chat-completions', 'responses', 'gemini']);
 
 export async function startFakeModel(options: FakeModelOptions = {}): Promise<FakeModel> {
   const requests: FakeRequest[] = [];
@@ -65,6 +66,7 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     const side = detectSideCall(req);
     if (side !== undefined) {
       req.sideCall = side;
+      if (side === 'gemini-json' && sideReplies[side] === '') return { text: JSON.stringify(fillSchema(geminiResponseSchema(req))) };
       return { text: sideReplies[side] };
     }
     for (const handler of handlers) {
@@ -78,16 +80,21 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
     const reply = req.reply;
     if (req.protocol === 'models') {
       const data = models.map((m) => ({ id: m, object: 'model', type: 'model', created: 0, created_at: '1970-01-01T00:00:00Z', owned_by: 'fake', display_name: m }));
-      return sendJson(ctx, 200, { object: 'list', data, has_more: false, first_id: models[0] ?? null, last_id: models.at(-1) ?? null });
+      // Gemini's list shape (`models: [{ name: 'models/<id>' }]`) rides along; the others ignore the key.
+      const gemini = models.map((m) => ({ name: `models/${m}`, displayName: m, supportedGenerationMethods: ['generateContent', 'streamGenerateContent'] }));
+      return sendJson(ctx, 200, { object: 'list', data, has_more: false, first_id: models[0] ?? null, last_id: models.at(-1) ?? null, models: gemini });
     }
     if (req.protocol === 'anthropic-count-tokens') return sendJson(ctx, 200, { input_tokens: DEFAULT_USAGE.input });
+    if (req.protocol === 'gemini-count-tokens') return sendJson(ctx, 200, { totalTokens: DEFAULT_USAGE.input });
     if (reply === undefined) return sendJson(ctx, 404, { error: { type: 'not_found', message: `fake model: no route ${req.method} ${req.path}` } });
     const model = requestedModel(req);
     if (reply.error) {
       if (!(await sleep(reply.delayMs ?? 0, ctx.signal))) return;
       const { status, message } = reply.error;
+      if (req.protocol === 'gemini') return geminiError(ctx, status, message);
       return req.protocol === 'anthropic-messages' ? anthropicError(ctx, status, message) : openAiError(ctx, status, message);
     }
+    if (req.protocol === 'gemini') return req.stream ? geminiStream(ctx, model, reply) : geminiGenerate(ctx, model, reply);
     if (req.protocol === 'anthropic-messages') return req.stream ? anthropicStream(ctx, model, reply) : anthropicMessage(ctx, model, reply);
     if (req.protocol === 'chat-completions') return req.stream ? chatCompletionStream(ctx, model, reply) : chatCompletion(ctx, model, reply);
     return req.stream ? responsesStream(ctx, model, reply) : responsesReply(ctx, model, reply);

@@ -12,7 +12,18 @@ export const DEFAULT_SIDE_CALL_REPLIES: Readonly<Record<SideCallKind, string>> =
   'codex-title': JSON.stringify({ title: 'Fake task title' }),
   'opencode-title': 'Fake session title',
   'omp-title': 'Fake title',
+  // Empty: the server fills the request's own JSON schema (router: complexity_score ≥ 1, next speaker: user).
+  'gemini-json': '',
+  'gemini-summary': 'Fake summary',
 });
+
+/** The JSON schema a Gemini structured side call asks its answer to follow, if any. */
+export function geminiResponseSchema(req: FakeRequest): unknown {
+  const gc = bodyField(req, 'generationConfig');
+  if (typeof gc !== 'object' || gc === null) return undefined;
+  const c = gc as Record<string, unknown>;
+  return c['responseJsonSchema'] ?? c['responseSchema'] ?? (c['responseMimeType'] === 'application/json' ? {} : undefined);
+}
 
 function codexTurnSource(req: FakeRequest): string | undefined {
   const raw = req.headers['x-codex-turn-metadata'];
@@ -39,6 +50,12 @@ export function detectSideCall(req: FakeRequest): SideCallKind | undefined {
     const isSchema = typeof format === 'object' && format !== null && 'type' in format && format.type === 'json_schema';
     if (isSchema && /Generate a concise, single-line task title/i.test(lastUserText(req))) return 'codex-title';
     return undefined;
+  }
+  if (req.protocol === 'gemini') {
+    // Main turns stream; Gemini CLI's side calls (router, next speaker, session summary) do not.
+    if (req.stream) return undefined;
+    if (geminiResponseSchema(req) !== undefined) return 'gemini-json';
+    return offersTools(req) ? undefined : 'gemini-summary';
   }
   if (req.protocol === 'chat-completions') {
     if (/^\s*You are a title generator/i.test(systemText(req))) return 'opencode-title';

@@ -2,10 +2,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 /** Wire protocol a request arrived on, decided by method and path. */
-export type Protocol = 'anthropic-messages' | 'anthropic-count-tokens' | 'chat-completions' | 'responses' | 'models' | 'unknown';
+export type Protocol = 'anthropic-messages' | 'anthropic-count-tokens' | 'chat-completions' | 'responses' | 'gemini' | 'gemini-count-tokens' | 'models' | 'unknown';
 
 /** Side calls the CLIs make besides the user's turn (fake-model.md §7); answered without the queue. */
-export type SideCallKind = 'claude-job-state' | 'claude-label' | 'codex-title' | 'opencode-title' | 'omp-title';
+/** `gemini-json`: Gemini CLI's structured side calls (model router, next speaker); answered by filling their schema unless overridden. */
+export type SideCallKind = 'claude-job-state' | 'claude-label' | 'codex-title' | 'opencode-title' | 'omp-title' | 'gemini-json' | 'gemini-summary';
 
 /**
  * Token usage reported in a reply. `input` is the *uncached* input; protocols that fold cache reads
@@ -20,7 +21,7 @@ export interface Usage {
 }
 
 export interface ToolCall {
-  /** Tool name as the harness offers it (`Bash`, `bash`, `exec_command`, `<server>_<tool>`…). */
+  /** Tool name as the harness offers it (`Bash`, `bash`, `exec_command`, `run_shell_command`, `<server>_<tool>`…). */
   name: string;
   /** Arguments; serialised to JSON for OpenAI protocols. */
   input: object;

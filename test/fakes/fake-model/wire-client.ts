@@ -43,7 +43,8 @@ export async function postModel(url: string, body: unknown, headers: Record<stri
   let buffer = '';
   if (res.body === null) return { status: res.status, contentType, json: undefined, events };
   for await (const chunk of res.body) {
-    buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+    // Gemini frames events with CRLF; a CR waiting for its LF stays in the buffer until the next chunk.
+    buffer = (buffer + decoder.decode(chunk as Uint8Array, { stream: true })).replace(/\r\n/g, '\n');
     let end: number;
     while ((end = buffer.indexOf('\n\n')) >= 0) {
       const block = buffer.slice(0, end);

@@ -17,8 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { splitBoardUrl, waitExit } from '../../e2e/kit.ts';
 import type { CliResult as MusterResult } from '../../e2e/kit.ts';
 import type { HarnessEnv } from './harness-env.ts';
-import type { SourceDiagnostics } from '../../../src/sources/contract.ts';
-import type { Harness, Session } from '../../../src/sources/session.ts';
+import type { SourceDiagnostics } from '../../../src/discovery/contract.ts';
+import type { Harness, Session } from '../../../src/core/session.ts';
 
 export interface HarnessDaemonOptions {
   /**

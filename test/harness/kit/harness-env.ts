@@ -1,7 +1,7 @@
 /**
  * Isolated, offline environments for the real harness CLIs: a fresh HOME under a test's temp dir,
  * the harness's config seeded to talk to the fake model, and the switches that stop update checks,
- * telemetry and downloads (per /work/shared/harnesses/*.md). The machine's real ~ is never read or
+ * telemetry and downloads. The machine's real ~ is never read or
  * written: the env is built from a short allowlist, not copied from process.env.
  */
 import fs from 'node:fs';
@@ -28,7 +28,7 @@ export interface HarnessEnv {
   env: NodeJS.ProcessEnv;
   /** The isolated HOME. */
   home: string;
-  /** Where the harness keeps its state: CLAUDE_CONFIG_DIR, PI_CODING_AGENT_DIR, ~/.omp/agent, CODEX_HOME, XDG_CONFIG_HOME/opencode. */
+  /** Where the harness keeps its state: CLAUDE_CONFIG_DIR, PI_CODING_AGENT_DIR, ~/.omp/agent, CODEX_HOME, XDG_CONFIG_HOME/opencode, ~/.gemini, ~/.copilot. */
   configDir: string;
   /** Project directory (the `cwd` to run in). */
   cwd: string;
@@ -186,6 +186,35 @@ function seedOmp(env: NodeJS.ProcessEnv, modelUrl: string, home: string): Omit<H
   return { configDir, argvPrefix: ['--model', 'fakeoai/fake-model'] };
 }
 
+function seedGemini(env: NodeJS.ProcessEnv, modelUrl: string, home: string): Omit<HarnessEnv, 'env' | 'home' | 'cwd'> {
+  const configDir = mkdir(path.join(home, '.gemini'));
+  // Without selectedType the base-URL variable picks the `gateway` auth type, which Gemini CLI refuses.
+  writeJson(path.join(configDir, 'settings.json'), {
+    security: { auth: { selectedType: 'gemini-api-key' } },
+    privacy: { usageStatisticsEnabled: false },
+    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+  });
+  Object.assign(env, { GOOGLE_GEMINI_BASE_URL: modelUrl, GEMINI_API_KEY: 'fake-gemini-key', GEMINI_CLI_TRUST_WORKSPACE: 'true', NO_BROWSER: 'true' });
+  return { configDir, argvPrefix: ['-m', 'gemini-fake'] };
+}
+
+function seedCopilot(env: NodeJS.ProcessEnv, modelUrl: string, home: string, cwd: string): Omit<HarnessEnv, 'env' | 'home' | 'cwd'> {
+  const configDir = mkdir(path.join(home, '.copilot'));
+  // Trusting the project up front skips the interactive "Confirm folder trust" dialog.
+  writeJson(path.join(configDir, 'config.json'), { trustedFolders: [cwd] });
+  Object.assign(env, {
+    COPILOT_OFFLINE: 'true',
+    COPILOT_PROVIDER_BASE_URL: `${modelUrl}/v1`,
+    COPILOT_PROVIDER_TYPE: 'openai',
+    COPILOT_PROVIDER_API_KEY: FAKE_OPENAI_KEY,
+    COPILOT_MODEL: 'fake-model',
+    COPILOT_AUTO_UPDATE: 'false',
+    // The native CLI unpacks ~235 MB on its first run; one shared unpack serves every test home.
+    COPILOT_PKG_CACHE_HOME: mkdir(path.join(harnessCacheDir(), 'copilot-pkg-cache')),
+  });
+  return { configDir, argvPrefix: [] };
+}
+
 /** Builds a fresh isolated environment for `name` under `options.root`. Safe to call once per root and harness. */
 export function harnessEnv(name: HarnessName, options: HarnessEnvOptions): HarnessEnv {
   const root = path.resolve(options.root);
@@ -205,6 +234,10 @@ export function harnessEnv(name: HarnessName, options: HarnessEnvOptions): Harne
         return seedPi(env, options.modelUrl, home);
       case 'omp':
         return seedOmp(env, options.modelUrl, home);
+      case 'gemini':
+        return seedGemini(env, options.modelUrl, home);
+      case 'copilot':
+        return seedCopilot(env, options.modelUrl, home, cwd);
     }
   })();
   return { env, home, cwd, ...seeded };

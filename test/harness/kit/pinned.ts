@@ -1,10 +1,10 @@
 /**
- * The pinned harness CLIs (table in /work/shared/harnesses/README.md). One entry per harness:
+ * The pinned harness CLIs. One entry per harness:
  * the npm specs installed together, the bin name, and the packages whose install scripts must run.
  */
-export type HarnessName = 'claude' | 'codex' | 'opencode' | 'pi' | 'omp';
+export type HarnessName = 'claude' | 'codex' | 'opencode' | 'pi' | 'omp' | 'gemini' | 'copilot';
 
-export const HARNESS_NAMES: readonly HarnessName[] = ['claude', 'codex', 'opencode', 'pi', 'omp'];
+export const HARNESS_NAMES: readonly HarnessName[] = ['claude', 'codex', 'opencode', 'pi', 'omp', 'gemini', 'copilot'];
 
 export interface PinnedCli {
   /** Version of the harness itself; names the cache directory `<name>@<version>`. */
@@ -38,4 +38,8 @@ export const PINNED: Readonly<Record<HarnessName, PinnedCli>> = {
     bin: 'omp',
     allowScripts: ['bun'],
   },
+  // A plain Node bundle; node-pty and keytar are optional (their install scripts stay off).
+  gemini: { version: '0.61.0', specs: ['@google/gemini-cli@0.61.0'], bin: 'gemini', allowScripts: [] },
+  // An npm loader plus a native single-executable from the platform package; it unpacks itself on first run.
+  copilot: { version: '1.0.102', specs: ['@github/copilot@1.0.102'], bin: 'copilot', allowScripts: [] },
 };

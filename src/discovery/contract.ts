@@ -1,0 +1,101 @@
+/**
+ * The contract every session source implements (../shared/DESIGN.md "Sessions").
+ * One shared test suite (contract-suite.ts) runs against each implementation.
+ */
+import type { Harness, Session } from '../core/session.ts';
+
+export type Disposer = () => void | Promise<void>;
+
+/** What a source reports when something changed; the hub re-reads and diffs. */
+export interface SourceChange {
+  harness: Harness;
+  /** Ids known to have changed; empty means "anything may have changed, re-list". */
+  ids: string[];
+}
+
+export type EndOutcome =
+  | { outcome: 'ended'; signal: string; pid: number }
+  | { outcome: 'not_running'; reason: string }
+  | { outcome: 'unsupported'; reason: string };
+
+/** One message of a transcript tail, as plain text (the board renders it as text, never as HTML). */
+export interface TailMessage {
+  role: 'user' | 'assistant' | 'tool';
+  text: string;
+  /** ISO time of the message, when the transcript records one. */
+  at: string | null;
+}
+
+/** Counters a source keeps for GET /api/diagnostics. */
+export interface SourceDiagnostics {
+  harness: Harness;
+  filesScanned: number;
+  filesSkipped: number;
+  linesParsed: number;
+  linesSkipped: number;
+  staleRegistryFiles: number;
+  /**
+   * Entries found where the source reads a file that were not regular files — a FIFO, a socket, a
+   * device, a directory, or a link to one — refused before any read (a FIFO or /dev/zero would block
+   * the daemon) and skipped. Counted the way the source counts its other files.
+   */
+  notRegularFiles: number;
+  errors: string[];
+}
+
+export interface SessionSource {
+  readonly harness: Harness;
+  /** Live and dormant sessions. Must not throw for bad input on disk: skip and count. */
+  list(): Promise<Session[]>;
+  get(id: string): Promise<Session | undefined>;
+  /** Calls onChange when the harness's files change; returns a disposer. No polling loops per session. */
+  watch(onChange: (change: SourceChange) => void): Disposer;
+  /**
+   * Ends a verified live session with the harness's clean signal; never signals a reused pid. With
+   * `pid` (one of the session's `processes`), only that process is ended. Sources that list no
+   * `processes` are never given a pid.
+   */
+  end(id: string, options?: { pid?: number }): Promise<EndOutcome>;
+  /** The harness's resume command for `id` as argv, or null when it cannot be resumed. */
+  resumeArgv(id: string): string[] | null;
+  /** The exact id format this harness uses (BEHAVIOUR F). */
+  isValidId(id: string): boolean;
+  diagnostics(): SourceDiagnostics;
+  /**
+   * Optional: the last `limit` messages of the session's transcript, oldest first ([] when there is
+   * no transcript). Sources without it make GET /api/sessions/:id/tail answer `supported: false`.
+   */
+  tail?(id: string, limit: number): Promise<TailMessage[]>;
+}
+
+/**
+ * Incremental transcript index port: the store implements it (table transcript_index),
+ * tests may pass an in-memory map. `summary` is the source's own JSON-serialisable state.
+ */
+export interface TranscriptIndexEntry {
+  path: string;
+  harness: Harness;
+  size: number;
+  mtimeMs: number;
+  /** Byte offset up to which complete lines were consumed. */
+  offset: number;
+  summary: unknown;
+}
+
+export interface TranscriptIndex {
+  get(path: string): TranscriptIndexEntry | undefined;
+  put(entry: TranscriptIndexEntry): void;
+  remove(path: string): void;
+  /** All entries of one harness (for warm start without touching files that did not change). */
+  list(harness: Harness): TranscriptIndexEntry[];
+}
+
+export function createMemoryTranscriptIndex(): TranscriptIndex {
+  const map = new Map<string, TranscriptIndexEntry>();
+  return {
+    get: (p) => map.get(p),
+    put: (e) => void map.set(e.path, e),
+    remove: (p) => void map.delete(p),
+    list: (h) => [...map.values()].filter((e) => e.harness === h),
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * What Muster knows about one coding-agent CLI, behind one interface. Each harness folder
+ * (`src/harnesses/<name>/`) exports one `HarnessAdapter`; the registry lists them; everything else
+ * (the daemon's sources, the wrapper, the hooks service and installer, goal runs, the auditors, the
+ * board's marks) iterates the registry instead of asking which harness it is.
+ *
+ * An adapter module is light: discovery — which may load the native SQLite driver — is reached through
+ * `createSource`, which imports it on first use, so the CLI's hot paths (`muster hook`, the wrapper)
+ * never pay for it.
+ */
+import type { Session } from '../core/session.ts';
+import type { SessionSource, TranscriptIndex } from '../discovery/contract.ts';
+import type { GitReader } from '../discovery/git/index.ts';
+import type { ProcPort } from '../discovery/proc/types.ts';
+import type { LaunchContext, LaunchPlan } from '../launch/plan-types.ts';
+import type { InstallTarget, TargetContext } from '../hooks/install/target.ts';
+
+/** Where a harness keeps its state, resolved from the environment (the one resolver per harness). */
+export interface HarnessHomes {
+  /** The root discovery reads sessions from (`~/.claude`, `$CODEX_HOME`, `$XDG_DATA_HOME/opencode`…). */
+  data: string;
+  /** Where the user's own configuration lives, which `muster hooks install` edits. */
+  config: string;
+}
+
+/** What a discovery source is built with: real ports in the daemon, fixtures in tests. */
+export interface SourceDeps {
+  env: NodeJS.ProcessEnv;
+  homes: HarnessHomes;
+  proc: ProcPort;
+  index: TranscriptIndex;
+  git: GitReader;
+}
+
+/** Hook events → status: what the harness's hooks, plugin or extension report, and what it means. */
+export type HookStatus = 'working' | 'waiting' | 'idle' | 'ended';
+
+export interface Transition {
+  status: HookStatus;
+  /** Why the session waits (tool name, notification text); null unless waiting. */
+  waitingFor: string | null;
+}
+
+export interface HookEvents {
+  /**
+   * The transition an event asserts, or null (unknown event, payload of the wrong shape). Pure and
+   * tolerant: payloads come from other programs and change between versions; never throws.
+   */
+  transition(event: string, payload: Record<string, unknown>): Transition | null;
+  /** The session id a payload names (each harness names it differently), unvalidated; null when none. */
+  sessionIdOf(payload: Record<string, unknown>): string | null;
+  /**
+   * The event that ends a turn and can carry the goal driver's continuation back to the harness
+   * (`{ decision: 'block', reason }`), when the harness's hook protocol has one. Absent: goals on live
+   * sessions of this harness are not driven through its hooks.
+   */
+  turnEnd?: {
+    event: string;
+    /**
+     * Consecutive blocks the harness honours before it overrides one, when it caps them; 0 = no cap.
+     * The hook reports the live value as `muster_block_cap` where it can read it.
+     */
+    defaultBlockCap: number;
+    /** The cap in force, read by `muster hook` from the harness's environment (which the hook inherits). */
+    blockCapFrom?(env: NodeJS.ProcessEnv): number;
+  };
+}
+
+/** One headless turn of `muster goal run`. */
+export interface HeadlessRequest {
+  prompt: string;
+  /** Continue this session; absent: start one. */
+  sessionId?: string;
+  /** A pre-assigned id for a new session, where the harness accepts one. */
+  newId?: string;
+  /** Model to use; absent or '': the CLI's own default. */
+  model?: string;
+}
+
+/** One audit of the `cli:<harness>` auditor: no tools where the CLI allows, no session left in the user's history. */
+export interface AuditRequest {
+  system: string;
+  prompt: string;
+  /** Model to use; '': the CLI's own default. */
+  model: string;
+}
+
+export interface HeadlessCommand {
+  /** argv[0] is the harness's command, looked up on PATH. */
+  argv: string[];
+  /** Written to the child's stdin, when the prompt goes there. */
+  stdin?: string;
+}
+
+/** What a headless run printed, read into the facts the goal driver and the auditors need. */
+export interface TurnOutput {
+  sessionId: string | null;
+  /** The turn's final assistant text; null when the turn ended on a tool result or failed. */
+  text: string | null;
+  /** Tokens the run spent (input, output, cache reads and writes). */
+  tokens: number;
+  model: string | null;
+  error: string | null;
+}
+
+export interface Headless {
+  command(req: HeadlessRequest): HeadlessCommand;
+  /** Reads what `command` or `audit` printed. Never throws: a run it cannot read has `error` set. */
+  parse(stdout: string): TurnOutput;
+  /** The auditor's run, when the harness can serve as a `cli:` auditor. */
+  audit?(req: AuditRequest): HeadlessCommand;
+  /**
+   * The next turn of a session whose process has ended, with Muster's hooks injected so they keep
+   * reporting and driving it (`hookCommand(event)` is the shell command of one hook). Absent: a goal's
+   * continuation that its turn-end hook could not deliver pauses the goal instead.
+   */
+  continueWithHooks?(sessionId: string, prompt: string, hookCommand: (event: string) => string): HeadlessCommand;
+}
+
+/** How the board and the TUI show the harness. */
+export interface HarnessDisplay {
+  /** Short mark in the list (`CC`, `CX`…), at most 3 characters. */
+  mark: string;
+  /** The mark's colour, `#rrggbb`. */
+  color: string;
+  /** The builtin "Critters" pack's family for this harness: [name, emoji]. */
+  critters: readonly (readonly [string, string])[];
+  /** The builtin "Dots" pack's emoji. */
+  dot: string;
+}
+
+export interface HarnessAdapter<N extends string = string> {
+  readonly name: N;
+  /** The product's own name, for people. */
+  readonly label: string;
+  /** The command on PATH (`muster <name>` runs it). */
+  readonly bin: string;
+  readonly display: HarnessDisplay;
+  /** MCP client names this harness announces in `initialize` (pages from an unwrapped agent are attributed by it). */
+  readonly mcpClientNames: readonly RegExp[];
+  /**
+   * The key of an MCP tool call's `_meta` that names the calling session, when the harness sends one
+   * (Codex: `threadId`), and how such an attribution is labelled on the page.
+   */
+  readonly mcpToolMeta?: { key: string; via: 'codex-thread' };
+  homes(env: NodeJS.ProcessEnv): HarnessHomes;
+  /** The exact session id format; anything else never reaches a source, the store or a command. */
+  isValidId(id: string): boolean;
+  /**
+   * The discovery source (live and dormant sessions, status, the clean-end procedure, tails). Imported
+   * on first call: it may load the native SQLite driver.
+   */
+  createSource(deps: SourceDeps): Promise<SessionSource>;
+  /** The harness's own resume command for `id`, as argv (never a shell string); null when it has none. */
+  resumeArgv(id: string): string[] | null;
+  /** `muster <name>`: what to inject per process, how. Pure: the wrapper does the I/O. */
+  planLaunch(ctx: LaunchContext): LaunchPlan;
+  readonly hooks: HookEvents;
+  /** What `muster hooks install` adds to the harness's own configuration. */
+  installTarget(ctx: TargetContext): InstallTarget;
+  readonly headless: Headless;
+  /**
+   * The default auditor of a goal on a session of this harness: the harness itself in its print mode,
+   * with the session's model when known (`cli:<name>[/<model>]`).
+   */
+  defaultAuditSpec?(session: Pick<Session, 'model'>): string;
+}
+
+/** Keeps the adapter's name as a literal type, so the registry can derive the `Harness` union. */
+export function defineHarness<const N extends string>(adapter: HarnessAdapter<N>): HarnessAdapter<N> {
+  return adapter;
+}
+
+/** Harness names are ids in paths, event names and CSS classes: lower-case letters and digits. */
+export const HARNESS_NAME = /^[a-z][a-z0-9]{1,15}$/;

@@ -1,0 +1,111 @@
+import { describe, it, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
+import { paneFromTmuxField, parseRegistryEntry, registryFilePid } from './registry.ts';
+import { isClaudeProcess, scanRegistry } from './live.ts';
+import { claudeProc, registryJson, SID, tempHome, writeRegistry } from './claude-fixtures.ts';
+
+describe('claude registry parsing', () => {
+  it('parses a real-shaped entry', () => {
+    const r = parseRegistryEntry(registryJson({ pid: 15947, procStart: 28470, status: 'waiting', waitingFor: 'permission prompt', tmux: 'cc2:@1.%1' }), 15947);
+    assert.ok(r.ok);
+    assert.equal(r.entry.procStart, 28470, 'procStart is a decimal string on disk');
+    assert.equal(r.entry.status, 'waiting');
+    assert.equal(r.entry.waitingFor, 'permission prompt');
+    assert.equal(r.entry.sessionId, SID);
+  });
+
+  it('a torn or empty file is torn (worth a re-read); wrong shapes are not', () => {
+    const full = registryJson({ pid: 5 });
+    for (const text of ['', full.slice(0, full.length / 2)]) {
+      const r = parseRegistryEntry(text, 5);
+      assert.equal(r.ok, false);
+      assert.equal(!r.ok && r.torn, true, JSON.stringify(text));
+    }
+    const wrongPid = parseRegistryEntry(full, 6);
+    assert.ok(!wrongPid.ok && !wrongPid.torn, 'pid must match the file name');
+    const badId = parseRegistryEntry(registryJson({ pid: 5, sessionId: '../../etc' }), 5);
+    assert.ok(!badId.ok && !badId.torn);
+    assert.ok(!parseRegistryEntry('[1,2]', 5).ok);
+  });
+
+  it('only <pid>.json names are entries', () => {
+    assert.equal(registryFilePid('15947.json'), 15947);
+    assert.equal(registryFilePid('15947.ab12.key'), null);
+    assert.equal(registryFilePid('0.json'), null);
+    assert.equal(registryFilePid('x.json'), null);
+  });
+
+  it('maps the tmux field to a pane', () => {
+    assert.deepEqual(paneFromTmuxField('cc2:@1.%1'), { manager: 'tmux', id: '%1' });
+    assert.deepEqual(paneFromTmuxField('my:session:@12.%305'), { manager: 'tmux', id: '%305' });
+    assert.equal(paneFromTmuxField(null), null);
+    assert.equal(paneFromTmuxField('garbage'), null);
+  });
+
+  it('recognises Claude processes by executable or argv', () => {
+    const base = { pid: 1, ppid: 1, comm: 'x', cwd: null, ttyNr: 0, tpgid: -1, pgrp: 1, startTicks: 1, startedAtMs: 0 };
+    assert.equal(isClaudeProcess({ ...base, argv: ['claude'], exe: '/x/@anthropic-ai/claude-code/bin/claude.exe' }), true);
+    assert.equal(isClaudeProcess({ ...base, argv: ['claude', '--resume', SID], exe: '/home/u/.local/share/claude/versions/2.1.332' }), true);
+    assert.equal(isClaudeProcess({ ...base, argv: ['node', '/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js'], exe: '/usr/bin/node' }), true);
+    assert.equal(isClaudeProcess({ ...base, argv: ['sleep', '100'], exe: '/usr/bin/sleep' }), false);
+    assert.equal(isClaudeProcess({ ...base, argv: ['vim', 'claude.md'], exe: null }), false);
+  });
+});
+
+describe('claude registry liveness', () => {
+  const homes: string[] = [];
+  after(() => { for (const h of homes) fs.rmSync(h, { recursive: true, force: true }); });
+  const home = (): string => { const h = tempHome(); homes.push(h); return h; };
+
+  it('live only when the pid runs Claude with the recorded start time; leftovers are stale', async () => {
+    const h = home();
+    const proc = createFakeProc({ processes: [claudeProc(100, 500), claudeProc(200, 999), { pid: 300, startTicks: 700, argv: ['sleep', '60'], exe: '/usr/bin/sleep' }] });
+    writeRegistry(h, { pid: 100, procStart: 500 }); // live
+    writeRegistry(h, { pid: 200, procStart: 111 }); // pid reused by another claude start
+    writeRegistry(h, { pid: 300, procStart: 700 }); // pid of another program, even with matching ticks
+    writeRegistry(h, { pid: 400, procStart: 1 }); // SIGKILL leftover: process gone
+    fs.writeFileSync(path.join(h, 'sessions', '100.deadbeef.key'), '{}');
+    const r = await scanRegistry({ sessionsDir: path.join(h, 'sessions'), proc });
+    assert.deepEqual(r.live.map((e) => e.pid), [100]);
+    assert.equal(r.stale.length, 3);
+    assert.ok(r.stale.some((s) => s.includes('400.json') && s.includes('gone')));
+    assert.ok(r.stale.some((s) => s.includes('200.json') && s.includes('reused')));
+    assert.ok(r.stale.some((s) => s.includes('300.json') && s.includes('another program')));
+  });
+
+  it('a torn file is re-read once shortly after', async () => {
+    const h = home();
+    const proc = createFakeProc({ processes: [claudeProc(100, 500)] });
+    const file = writeRegistry(h, { pid: 100, procStart: 500 });
+    const full = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, full.slice(0, 40));
+    // The writer finishes while the reader waits for its re-read.
+    const finish = setTimeout(() => fs.writeFileSync(file, full), 20);
+    const r = await scanRegistry({ sessionsDir: path.join(h, 'sessions'), proc, tornRetryMs: 150 });
+    clearTimeout(finish);
+    assert.deepEqual(r.live.map((e) => e.pid), [100]);
+    assert.equal(r.skipped, 0);
+  });
+
+  it('still-torn, empty, directory and unreadable entries are skipped and counted, never fatal', async () => {
+    const h = home();
+    const proc = createFakeProc({ processes: [claudeProc(100, 500)] });
+    writeRegistry(h, { pid: 100, procStart: 500 });
+    fs.writeFileSync(path.join(h, 'sessions', '101.json'), '{"pid":101,"sess');
+    fs.writeFileSync(path.join(h, 'sessions', '102.json'), '');
+    fs.mkdirSync(path.join(h, 'sessions', '103.json'));
+    fs.writeFileSync(path.join(h, 'sessions', '104.json'), Buffer.from([0xff, 0xfe, 0x00, 0x7b]));
+    const r = await scanRegistry({ sessionsDir: path.join(h, 'sessions'), proc, tornRetryMs: 5 });
+    assert.deepEqual(r.live.map((e) => e.pid), [100]);
+    assert.equal(r.skipped, 4);
+    assert.equal(r.errors.length, 4);
+  });
+
+  it('a missing sessions dir is an empty registry', async () => {
+    const r = await scanRegistry({ sessionsDir: path.join(home(), 'nope'), proc: createFakeProc() });
+    assert.deepEqual(r, { live: [], stale: [], skipped: 0, notRegular: 0, errors: [] });
+  });
+});

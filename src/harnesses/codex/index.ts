@@ -1,0 +1,43 @@
+/**
+ * Codex: one rollout JSONL per thread under `$CODEX_HOME/sessions/YYYY/MM/DD/`, a writer lock per live
+ * thread (`thread-writer-locks/<id>.lock`, flock'ed by its holder), exact status from the app-server
+ * daemon's JSON-RPC. MCP, notify and hooks per process through `-c` (which makes its TUI embedded).
+ */
+import { join } from 'node:path';
+import { defineHarness } from '../adapter.ts';
+import { isUuid } from '../../core/ids.ts';
+import { dirFromEnv, userHome } from '../homes.ts';
+import { codexHeadless, codexResumeArgv } from './commands.ts';
+import { codexHooks } from './hooks.ts';
+import { codexInstallTarget } from './install.ts';
+import { planCodex } from './launch.ts';
+
+export const codex = defineHarness({
+  name: 'codex',
+  label: 'Codex',
+  bin: 'codex',
+  display: {
+    mark: 'CX',
+    color: '#0f9d58',
+    critters: [['robot', '🤖'], ['alien', '👾'], ['rocket', '🚀'], ['satellite', '🛰️'], ['gear', '⚙️'], ['ufo', '🛸']],
+    dot: '🟢',
+  },
+  mcpClientNames: [/^codex/i],
+  // Codex's MCP client puts the calling thread's id in every tool call's _meta.
+  mcpToolMeta: { key: 'threadId', via: 'codex-thread' },
+  homes(env) {
+    const dir = dirFromEnv(env, 'CODEX_HOME', join(userHome(env), '.codex'));
+    return { data: dir, config: dir };
+  },
+  isValidId: isUuid,
+  async createSource(d) {
+    const { createCodexSource } = await import('./discovery/source.ts');
+    return createCodexSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git });
+  },
+  resumeArgv: codexResumeArgv,
+  planLaunch: planCodex,
+  hooks: codexHooks,
+  installTarget: codexInstallTarget,
+  headless: codexHeadless,
+  defaultAuditSpec: (s) => `cli:codex${s.model ? `/${s.model}` : ''}`,
+});

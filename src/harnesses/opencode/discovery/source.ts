@@ -1,0 +1,162 @@
+/**
+ * The OpenCode session source (../shared/harnesses/opencode.md): sessions from OpenCode's SQLite store
+ * (and the legacy JSON tree), live owners from the process table, exact status from a process's own
+ * HTTP server when it has one (`--port`, `serve`), `stuck` for a reply whose process died.
+ */
+import { opencodeResumeArgv } from '../commands.ts';
+import path from 'node:path';
+import type { EndOutcome, SessionSource, SourceDiagnostics, TranscriptIndex } from '../../../discovery/contract.ts';
+import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
+import { MusterError } from '../../../errors/index.ts';
+import { createGitReader, type GitReader } from '../../../discovery/git/index.ts';
+import { isOpenCodeId } from '../ids.ts';
+import { priceTokens } from '../../../discovery/pricing/index.ts';
+import { createProc } from '../../../discovery/proc/index.ts';
+import type { ProcInfo, ProcPort } from '../../../discovery/proc/types.ts';
+import type { Session, TokenCounts } from '../../../core/session.ts';
+import { classifyOpenCodeArgv, isOpenCodeProcess, serverUrlOf } from './argv.ts';
+import { createOpenCodeHttp, type OpenCodeHttpPort, type ServerView } from './http.ts';
+import { assignOpenCodeSessions, type Claim, type OpenCodeProcess } from './liveness.ts';
+import { deriveOpenCodeStatus } from './status.ts';
+import { createStoreScanner, type StoreCounters } from './store-scan.ts';
+import { lastActivityMs, type OpenCodeSessionSummary } from './summary.ts';
+import { watchTargets } from './watch.ts';
+
+export interface OpenCodeSourceOptions {
+  /** OpenCode's data directory (`$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`; resolved by the adapter). */
+  home: string;
+  /** The SQLite store. Default: `$OPENCODE_DB` when absolute, else `<home>/opencode.db`. */
+  dbPath?: string;
+  /** Process table. Default: createProc(). */
+  proc?: ProcPort;
+  /** Incremental index. Default: an in-memory one. */
+  index?: TranscriptIndex;
+  /** Repo root and branch per cwd. Default: createGitReader({ ttlMs: 2000 }). */
+  git?: GitReader;
+  /** HTTP client for `--port`/`serve` processes. Default: createOpenCodeHttp() (500 ms timeouts). */
+  http?: OpenCodeHttpPort;
+  /** Cost when the store has none (0): a list price by model. Default: priceTokens from ../pricing. */
+  price?: (model: string | null, tokens: TokenCounts) => number | null;
+  /** Environment for the defaults above. Default: process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+interface Snapshot {
+  sessions: Session[];
+  /** The process records the claims were made from (start ticks guard pid reuse in end()). */
+  procs: Map<number, ProcInfo>;
+  claims: Map<string, Claim>;
+}
+
+export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSource {
+  const env = options.env ?? process.env;
+  const home = options.home;
+  const envDb = env.OPENCODE_DB;
+  const dbPath = options.dbPath ?? (envDb && path.isAbsolute(envDb) ? envDb : path.join(home, 'opencode.db'));
+  const storageDir = path.join(home, 'storage');
+  const proc = options.proc ?? createProc();
+  const git = options.git ?? createGitReader({ ttlMs: 2000 });
+  const http = options.http ?? createOpenCodeHttp();
+  const price = options.price ?? ((model, tokens) => priceTokens(model, tokens));
+  const counters: StoreCounters = { filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] };
+  const store = createStoreScanner({ dbPath, storageDir, index: options.index ?? createMemoryTranscriptIndex(), counters });
+
+  async function snapshot(): Promise<Snapshot> {
+    const summaries = store.scan();
+    const table = proc.snapshot();
+    const procs = new Map<number, ProcInfo>();
+    const ocProcs: OpenCodeProcess[] = [];
+    for (const p of table.byPid.values()) {
+      if (p.pid === process.pid || !isOpenCodeProcess(p)) continue;
+      const cls = classifyOpenCodeArgv(p.argv);
+      if (cls.kind === 'other') continue;
+      procs.set(p.pid, p);
+      ocProcs.push({ pid: p.pid, startedAtMs: p.startedAtMs, cwd: p.cwd, cls, serverUrl: serverUrlOf(cls) });
+    }
+    const urls = [...new Set(ocProcs.map((p) => p.serverUrl).filter((u): u is string => u !== null))].sort();
+    const views = new Map<string, ServerView>();
+    await Promise.all(urls.map(async (u) => { const v = await http.view(u); if (v) views.set(u, v); }));
+    const busy = new Map<string, Set<string>>();
+    for (const [u, v] of views) busy.set(u, new Set([...v.status].filter(([, s]) => s.type !== 'idle').map(([id]) => id)));
+    const refs = [...summaries.values()].map((s) => ({ id: s.id, directory: s.directory, createdMs: s.createdMs, updatedMs: lastActivityMs(s) }));
+    const claims = assignOpenCodeSessions(ocProcs, refs, busy);
+    const sessions = [...summaries.values()].map((s) => toSession(s, claims.get(s.id), views, procs));
+    sessions.sort((a, b) => (b.lastActivityAt ?? '').localeCompare(a.lastActivityAt ?? '') || a.id.localeCompare(b.id));
+    return { sessions, procs, claims };
+  }
+
+  function toSession(s: OpenCodeSessionSummary, claim: Claim | undefined, views: Map<string, ServerView>, procs: Map<number, ProcInfo>): Session {
+    const view = claim?.serverUrl ? views.get(claim.serverUrl) : undefined;
+    const d = deriveOpenCodeStatus({
+      summary: s, live: claim !== undefined,
+      server: view ? { status: view.status.get(s.id), permissions: view.permissions.filter((p) => p.sessionId === s.id) } : undefined,
+    });
+    let repoRoot: string | null = null;
+    let branch: string | null = null;
+    if (s.directory) {
+      try { ({ repoRoot, branch } = git.read(s.directory)); } catch { /* a vanished cwd has no repo */ }
+    }
+    const activity = lastActivityMs(s);
+    const main = claim ? procs.get(claim.pid) : undefined;
+    return {
+      harness: 'opencode', id: s.id, title: s.title, cwd: s.directory, repoRoot, branch,
+      live: claim !== undefined, pid: claim?.pid ?? null, pids: claim?.pids ?? [],
+      status: d.status, waitingFor: d.waitingFor, statusSince: iso(d.sinceMs),
+      startedAt: iso(s.createdMs), lastActivityAt: iso(activity), model: s.model, tokens: { ...s.tokens },
+      costUsd: s.costUsd && s.costUsd > 0 ? s.costUsd : (price(s.model, s.tokens) ?? s.costUsd),
+      prLinks: [], pane: null,
+      // Only an exact claim by a verified OpenCode process may be ended: a cwd guess could stop another conversation.
+      canEnd: claim !== undefined && claim.exact && main !== undefined && isOpenCodeProcess(main),
+      resumeArgv: opencodeResumeArgv(s.id),
+    };
+  }
+
+  async function end(id: string): Promise<EndOutcome> {
+    if (!isOpenCodeId(id)) throw new MusterError('invalid_id', `Not an OpenCode session id: ${JSON.stringify(id)}`);
+    const snap = await snapshot();
+    const s = snap.sessions.find((x) => x.id === id);
+    const claim = snap.claims.get(id);
+    if (!s || !claim || !s.live) return { outcome: 'not_running', reason: 'session is not live' };
+    if (!s.canEnd) return { outcome: 'unsupported', reason: 'its OpenCode process is only guessed from the working directory; end it in its terminal' };
+    const seen = snap.procs.get(claim.pid);
+    const now = proc.read(claim.pid);
+    // The pid must still be the same OpenCode process: same start time, still OpenCode's binary.
+    if (!seen || !now || now.startTicks !== seen.startTicks || !isOpenCodeProcess(now)) {
+      return { outcome: 'not_running', reason: `pid ${claim.pid} no longer belongs to this OpenCode session` };
+    }
+    let aborted = false;
+    if (claim.serverUrl && s.status !== 'idle') aborted = await http.abort(claim.serverUrl, id);
+    if (claim.headless) {
+      // `opencode serve` also runs other sessions: abort this one's turn, never stop the server.
+      return aborted ? { outcome: 'ended', signal: 'abort', pid: claim.pid } : { outcome: 'not_running', reason: 'the server did not accept the abort' };
+    }
+    // SIGTERM is OpenCode's clean stop: the reply gets MessageAbortedError and time.completed (guide §10).
+    return proc.signal(claim.pid, 'SIGTERM')
+      ? { outcome: 'ended', signal: 'SIGTERM', pid: claim.pid }
+      : { outcome: 'not_running', reason: `pid ${claim.pid} exited` };
+  }
+
+  return {
+    harness: 'opencode',
+    list: async () => (await snapshot()).sessions,
+    get: async (id) => (isOpenCodeId(id) ? (await snapshot()).sessions.find((s) => s.id === id) : undefined),
+    watch(onChange) {
+      const dbName = path.basename(dbPath);
+      return watchTargets([
+        { dir: path.dirname(dbPath), recursive: false, accept: (n) => n.startsWith(dbName) },
+        { dir: storageDir, recursive: true },
+      ], () => onChange({ harness: 'opencode', ids: [] }));
+    },
+    end,
+    resumeArgv: opencodeResumeArgv,
+    isValidId: isOpenCodeId,
+    diagnostics: (): SourceDiagnostics => ({
+      harness: 'opencode', filesScanned: counters.filesScanned, filesSkipped: counters.filesSkipped, linesParsed: counters.linesParsed,
+      linesSkipped: counters.linesSkipped, staleRegistryFiles: 0, notRegularFiles: counters.notRegular, errors: [...counters.errors],
+    }),
+  };
+}
+
+function iso(ms: number | null): string | null {
+  return ms === null || !Number.isFinite(ms) ? null : new Date(ms).toISOString();
+}

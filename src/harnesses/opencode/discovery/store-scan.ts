@@ -1,0 +1,123 @@
+/**
+ * Keeps the per-session summaries of both OpenCode stores current, through the TranscriptIndex port:
+ * the SQLite store is opened only when `opencode.db` or its WAL changed since the last scan (size and
+ * mtime), and then only changed sessions are re-read. Entries: `<db>` holds the file fingerprint,
+ * `<db>#<sessionId>` one session's summary; the JSON tree's sessions are `<storage>#<sessionId>`.
+ */
+import fs from 'node:fs';
+import type { TranscriptIndex } from '../../../discovery/contract.ts';
+import { isNotRegularFile } from '../../../discovery/regular-file/index.ts';
+import { openOpenCodeDb, scanOpenCodeDb } from './db-reader.ts';
+import { scanJsonStorage } from './json-storage.ts';
+import type { OpenCodeSessionSummary } from './summary.ts';
+
+export interface StoreCounters {
+  filesScanned: number;
+  filesSkipped: number;
+  linesParsed: number;
+  linesSkipped: number;
+  /** Of `filesSkipped`: store or record files that were FIFOs, sockets, devices or directories, never read. */
+  notRegular: number;
+  errors: string[];
+}
+
+export interface StoreScanner {
+  /** Current summaries of every top-level session (the SQLite store wins over the JSON tree). */
+  scan(): Map<string, OpenCodeSessionSummary>;
+}
+
+export function createStoreScanner(opts: { dbPath: string; storageDir: string; index: TranscriptIndex; counters: StoreCounters }): StoreScanner {
+  const { dbPath, storageDir, index, counters } = opts;
+  let db = loadFromIndex(index, `${dbPath}#`);
+  let json = loadFromIndex(index, `${storageDir}#`);
+
+  function scanDb(): void {
+    const fp = fingerprint(dbPath);
+    const entry = index.get(dbPath);
+    if (fp === null) {
+      if (entry) forget(dbPath, db);
+      db = new Map();
+      return;
+    }
+    if (entry && (entry.summary as { fp?: string } | null)?.fp === fp) return;
+    let handle;
+    try {
+      handle = openOpenCodeDb(dbPath);
+      const r = scanOpenCodeDb(handle, db);
+      counters.filesScanned++;
+      counters.linesParsed += r.reread;
+      counters.linesSkipped += r.malformed;
+      persist(dbPath, db, r.sessions);
+      db = r.sessions;
+      const st = fs.statSync(dbPath);
+      index.put({ path: dbPath, harness: 'opencode', size: st.size, mtimeMs: st.mtimeMs, offset: 0, summary: { fp } });
+    } catch (e) {
+      counters.filesSkipped++;
+      if (isNotRegularFile(e)) counters.notRegular++;
+      pushError(counters, `opencode db ${dbPath}: ${(e as Error).message}`);
+    } finally {
+      handle?.close();
+    }
+  }
+
+  function scanJson(): void {
+    const c = { filesScanned: 0, filesSkipped: 0, notRegular: 0, malformed: 0, errors: [] as string[] };
+    const next = scanJsonStorage(storageDir, json, c);
+    counters.filesScanned += c.filesScanned;
+    counters.filesSkipped += c.filesSkipped;
+    counters.notRegular += c.notRegular;
+    counters.linesSkipped += c.malformed;
+    for (const e of c.errors) pushError(counters, e);
+    persist(storageDir, json, next);
+    json = next;
+  }
+
+  function persist(prefix: string, before: Map<string, OpenCodeSessionSummary>, after: Map<string, OpenCodeSessionSummary>): void {
+    for (const [id, s] of after) {
+      if (before.get(id) === s) continue;
+      index.put({ path: `${prefix}#${id}`, harness: 'opencode', size: 0, mtimeMs: s.updatedMs ?? 0, offset: 0, summary: s });
+    }
+    for (const id of before.keys()) if (!after.has(id)) index.remove(`${prefix}#${id}`);
+  }
+
+  function forget(prefix: string, m: Map<string, OpenCodeSessionSummary>): void {
+    for (const id of m.keys()) index.remove(`${prefix}#${id}`);
+    index.remove(prefix);
+  }
+
+  return {
+    scan() {
+      scanDb();
+      scanJson();
+      const all = new Map(json);
+      for (const [id, s] of db) all.set(id, s);
+      return all;
+    },
+  };
+}
+
+/** Size and mtime of the store and its WAL: any commit changes one of them. Null when the store is absent. */
+function fingerprint(dbPath: string): string | null {
+  let main: fs.Stats;
+  try { main = fs.statSync(dbPath); } catch { return null; }
+  if (!main.isFile()) return `notfile:${main.mtimeMs}`;
+  let wal = '';
+  try { const w = fs.statSync(`${dbPath}-wal`); wal = `${w.size}:${w.mtimeMs}`; } catch { /* no WAL: nobody has it open */ }
+  return `${main.size}:${main.mtimeMs}|${wal}`;
+}
+
+function loadFromIndex(index: TranscriptIndex, prefix: string): Map<string, OpenCodeSessionSummary> {
+  const m = new Map<string, OpenCodeSessionSummary>();
+  for (const e of index.list('opencode')) {
+    if (!e.path.startsWith(prefix)) continue;
+    const s = e.summary as OpenCodeSessionSummary | null;
+    if (s && typeof s === 'object' && typeof s.id === 'string' && typeof s.key === 'string') m.set(s.id, s);
+  }
+  return m;
+}
+
+const MAX_ERRORS = 20;
+export function pushError(counters: { errors: string[] }, msg: string): void {
+  counters.errors.push(msg);
+  if (counters.errors.length > MAX_ERRORS) counters.errors.splice(0, counters.errors.length - MAX_ERRORS);
+}

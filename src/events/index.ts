@@ -3,6 +3,6 @@
 export { createEventBus, type EventBus, type EventBusOptions, type EventListener } from './bus.ts';
 export type { EventCatalogue, EventType, EventPayload, MusterEvent, Publish, PageEventType, StatusFields, HelloPayload, StreamCatalogue } from './catalogue.ts';
 export {
-  emptyStreamState, withSessions, withPages, withGoals, applySnapshot, applyEvent, isResync,
+  emptyStreamState, STATE_EVENTS, withSessions, withPages, withGoals, applySnapshot, applyEvent, isResync,
   type StreamState, type StreamSnapshot, type StreamEvent,
 } from './stream-state.ts';

@@ -13,7 +13,7 @@
 import { STATUSES, type Session, type SessionStatus } from '../core/session.ts';
 import type { Page } from '../pager/index.ts';
 import type { Goal } from '../goals/index.ts';
-import type { PageEventType, StreamCatalogue } from './catalogue.ts';
+import type { EventType, PageEventType, StreamCatalogue } from './catalogue.ts';
 
 export interface StreamState {
   /**
@@ -139,7 +139,13 @@ function recordAudit<S extends StreamState>(state: S, a: Data<'goal.audited'>, a
   return { ...state, goals: new Map(state.goals).set(a.sessionId, { ...g, lastAudit }) };
 }
 
-const PAGE_EVENTS: ReadonlySet<string> = new Set<PageEventType>(['page.opened', 'page.delivered', 'page.answered', 'page.cancelled', 'page.dismissed', 'page.expired']);
+const PAGE_EVENTS: readonly PageEventType[] = ['page.opened', 'page.delivered', 'page.answered', 'page.cancelled', 'page.dismissed', 'page.expired'];
+const isPageEvent = (type: string): boolean => (PAGE_EVENTS as readonly string[]).includes(type);
+
+/** The events that change this state; a client that must subscribe by name (EventSource) listens to these. */
+export const STATE_EVENTS: readonly EventType[] = [
+  'session.upserted', 'session.removed', 'session.status.changed', 'goal.updated', 'goal.settled', 'goal.evaluating', 'goal.audited', ...PAGE_EVENTS,
+];
 
 /** Applies one event off the wire; unknown names and malformed data leave the state as it was. */
 export function applyEvent<S extends StreamState>(state: S, e: StreamEvent): S {
@@ -160,7 +166,7 @@ export function applyEvent<S extends StreamState>(state: S, e: StreamEvent): S {
     case 'goal.audited':
       return isAudit(d) ? recordAudit(state, d, e.at ?? new Date().toISOString()) : state;
     default:
-      if (PAGE_EVENTS.has(e.type) && isPage(d)) return { ...state, pages: new Map(state.pages).set(d.id, d) };
+      if (isPageEvent(e.type) && isPage(d)) return { ...state, pages: new Map(state.pages).set(d.id, d) };
       return state;
   }
 }

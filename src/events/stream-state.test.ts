@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyEvent, applySnapshot, emptyStreamState, isResync, withGoals, type StreamEvent, type StreamSnapshot, type StreamState } from './stream-state.ts';
+import { applyEvent, applySnapshot, emptyStreamState, isResync, STATE_EVENTS, withGoals, type StreamEvent, type StreamSnapshot, type StreamState } from './stream-state.ts';
 import type { EventCatalogue, EventType } from './catalogue.ts';
 import type { Session } from '../core/session.ts';
 import type { Page } from '../pager/index.ts';
@@ -127,6 +127,16 @@ describe('the shared stream reducer', () => {
     const older = goal(uuid(1), { id: 'gol_01aaaaaaaaaaaaaaaaaaaaaaaa', status: 'complete' });
     const newer = goal(uuid(1), { id: 'gol_01bbbbbbbbbbbbbbbbbbbbbbbb' });
     for (const list of [[older, newer], [newer, older]]) assert.equal(withGoals(emptyStreamState(), list).goals.get(uuid(1))!.id, newer.id);
+  });
+
+  it('every page event a client subscribes to (STATE_EVENTS) records the page as it now is', () => {
+    const pageEvents = STATE_EVENTS.filter((t) => t.startsWith('page.'));
+    assert.deepEqual([...pageEvents].sort(), ['page.answered', 'page.cancelled', 'page.delivered', 'page.dismissed', 'page.expired', 'page.opened']);
+    for (const type of pageEvents) {
+      const status = type === 'page.opened' ? 'pending' : type.slice('page.'.length);
+      const got = applyEvent(emptyStreamState(), { type, data: page(1, { status: status as Page['status'] }) });
+      assert.equal(got.pages.get(page(1).id)?.status, status, type);
+    }
   });
 
   it('a hello asks for a refetch only when it says resync', () => {

@@ -57,3 +57,40 @@ test('nothing but cli/ imports cli/, and nothing outside server/, daemon/ and cl
   }
   assert.deepEqual(offences, []);
 });
+
+/** Imports that stay in the built code: `import type` / `export type` are erased, everything else is not. */
+export function valueImportsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(?!type\s)(?:[^'"]*?from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    out.push((m[1] ?? m[2]) as string);
+  }
+  return out;
+}
+
+test('the value-import scanner skips type-only imports', () => {
+  assert.deepEqual(valueImportsOf(`import type { A } from './a.ts';\nimport { b, type C } from './b.ts';\nexport type { D } from './d.ts';\nexport { e } from './e.ts';\nimport './f.css';`), ['./b.ts', './e.ts', './f.css']);
+});
+
+test('what the board bundles from src/ imports no OS module, however deep (the shared stream reducer among it)', () => {
+  const web = join(SRC, '..', 'web', 'src');
+  const webFiles = (dir: string): string[] =>
+    readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? webFiles(join(dir, n)) : /\.tsx?$/.test(n) ? [join(dir, n)] : []));
+  const seen = new Set<string>();
+  const offences: string[] = [];
+  const visit = (file: string, from: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const spec of valueImportsOf(readFileSync(file, 'utf8'))) {
+      if (spec.startsWith('node:') || OS_MODULES.test(spec)) offences.push(`${relative(SRC, file)} (from ${from}) imports ${spec}`);
+      else if (spec.startsWith('.') && spec.endsWith('.ts')) visit(join(file, '..', spec), from);
+    }
+  };
+  for (const file of webFiles(web)) {
+    for (const spec of valueImportsOf(readFileSync(file, 'utf8'))) {
+      const target = join(file, '..', spec);
+      if (spec.startsWith('.') && target.startsWith(SRC)) visit(target, relative(web, file));
+    }
+  }
+  assert.ok(seen.has(join(SRC, 'board', 'resolve.ts')), 'the scan reaches what the board imports');
+  assert.deepEqual(offences, []);
+});

@@ -106,8 +106,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     // tmux (the user's server, or MUSTER_TMUX_SOCKET) and herdr (its socket, when found).
     const panes = createPaneService({ proc, env, tmuxSocket: env.MUSTER_TMUX_SOCKET?.trim() || undefined, log });
     const actions = createActions({ hub, bus, log: store.actions, panes, isDirectory, ready: () => hub.ready(), logLine: log });
-    bus.subscribe((e) => {
-      if (e.type === 'settings.updated') rescanSeconds = Number((e.data as { rescanSeconds?: number }).rescanSeconds ?? rescanSeconds);
+    bus.on('settings.updated', (e) => {
+      rescanSeconds = Number(e.data.rescanSeconds ?? rescanSeconds);
     });
 
     const launches = createLaunchService({ repo: store.launches, overlay, bus });
@@ -178,9 +178,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         return s ? { model: s.model, cwd: s.cwd } : undefined;
       },
     });
-    bus.subscribe((e) => {
-      const p = e.data as { id?: string; answer?: { text?: string } } | null;
-      if (e.type === 'page.answered' && p?.id && p.answer?.text) void goals.onPageAnswered(p.id, p.answer.text).catch((err: unknown) => log(`[goals] resume from page failed: ${(err as Error).message}`));
+    bus.on('page.answered', ({ data: p }) => {
+      if (p.answer?.text) void goals.onPageAnswered(p.id, p.answer.text).catch((err: unknown) => log(`[goals] resume from page failed: ${(err as Error).message}`));
     });
     const sessionLookup: SessionLookup = { get: (id) => hub.get(id), live: (cwd, harness) => hub.list({ live: true, cwd, ...(harness ? { harness } : {}) }), launchSession: (id) => launches.sessionOf(id) };
     const mcp = createMcpEndpoint({ pager, version: VERSION, log, sessions: sessionLookup });

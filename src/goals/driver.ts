@@ -5,6 +5,7 @@
  * compare-and-set on `active`, so a restarted daemon keeps driving with the goal's own limits and an
  * operator's pause or clear during an audit always wins.
  */
+import type { Publish } from '../events/index.ts';
 import type { Auditor } from './auditor/port.ts';
 import { continuationPrompt } from './prompt.ts';
 import { DEFAULT_GOAL_SETTINGS } from './types.ts';
@@ -26,7 +27,7 @@ export interface GoalDriverOptions {
   /** Pages the operator when a goal blocks, and notifies once when one settles. Default: none. */
   pages?: PagePort;
   /** `goal.updated|evaluating|audited|settled`. Must not throw. */
-  publish(type: string, data: unknown): void;
+  publish: Publish;
   clock?: () => number;
   log?(line: string): void;
 }

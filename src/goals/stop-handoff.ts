@@ -8,6 +8,7 @@
  * second process (Claude does not guard against that): the goal is paused with the reason instead.
  * Either way a `goal.handoff` event says which path was taken, and the log says so too.
  */
+import type { Publish } from '../events/index.ts';
 import type { HandoffInput } from './hook-decision.ts';
 import type { GoalsRepository } from './types.ts';
 
@@ -25,7 +26,8 @@ export interface StopHandoffOperations {
 export interface StopHandoffOptions {
   repo: GoalsRepository;
   ops: StopHandoffOperations;
-  publish(type: string, data: unknown): void;
+  /** `goal.updated|handoff`. Must not throw. */
+  publish: Publish;
   /** How long to wait for the stopped process to exit before treating the session as interactive, ms. Default: 15000. */
   exitWaitMs?: number;
   clock?: () => number;

@@ -11,7 +11,12 @@ export function sessionKey(s: Pick<Session, 'harness' | 'id'>): string {
   return `${s.harness}:${s.id}`;
 }
 
-/** Fields whose change alone should not re-send a session (they move on every read). */
+/**
+ * Every field counts. No field of a Session moves on every read: each is derived from what the source
+ * read (files, the process table), never stamped with the time of the read, so two listings of
+ * unchanged files are equal and any difference is something the board shows. A field that did move on
+ * every read would make every rescan re-send every session; it belongs outside Session.
+ */
 function comparable(s: Session): string {
   return JSON.stringify(s);
 }

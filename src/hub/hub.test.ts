@@ -114,3 +114,15 @@ test('a watch event naming ids re-reads only those sessions (no re-list)', async
   assert.equal(f.lists(), lists + 1, 'an event without ids re-lists');
   await hub.close();
 });
+
+test('get(id) finds a session of any source by its id alone', async () => {
+  const bus = createEventBus();
+  const claude = fakeSource([session(A)]);
+  const codex = fakeSource([session(B, { harness: 'codex' })]);
+  const hub = createHub({ sources: [claude.src, { ...codex.src, harness: 'codex' }], bus, isAlive: () => true });
+  await hub.start();
+  assert.equal(hub.get(A)?.harness, 'claude');
+  assert.equal(hub.get(B)?.harness, 'codex');
+  assert.equal(hub.get('33333333-3333-4333-8333-333333333333'), undefined);
+  await hub.close();
+});

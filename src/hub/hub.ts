@@ -260,7 +260,11 @@ export function createHub(opts: HubOptions): Hub {
       return out.sort(compareSessions);
     },
     get(id) {
-      for (const s of sessions.values()) if (s.id === id) return s;
+      // Sessions are keyed by harness and id: a bare id is a lookup per harness (five), not a scan.
+      for (const src of opts.sources) {
+        const s = sessions.get(sessionKey({ harness: src.harness, id }));
+        if (s) return s;
+      }
       return undefined;
     },
     source: (h) => opts.sources.find((s) => s.harness === h),

@@ -4,7 +4,7 @@
  * restart or a client timeout never loses a question or an answer (DESIGN "Pager").
  */
 import { MusterError } from '../errors/index.ts';
-import type { EventBus } from '../events/index.ts';
+import type { EventBus, PageEventType } from '../events/index.ts';
 import { isPageId, newPageId } from './page-id.ts';
 import { checkAnswer, checkAsk, checkNotify } from './validate.ts';
 import { createWaiters } from './waiters.ts';
@@ -106,7 +106,7 @@ export function createPager(opts: PagerOptions): Pager {
       log(`[pager] counts failed: ${(e as Error).message}`);
     }
   };
-  const publish = (type: string, page: Page) => {
+  const publish = (type: PageEventType, page: Page) => {
     bus.publish(type, page);
     void refreshCounts();
   };

@@ -7,7 +7,7 @@
 import { handleKey } from './keys.ts';
 import { FLASH_MS, renderFrame } from './render.ts';
 import { createScreen } from './screen.ts';
-import { applyEvent, applySnapshot, flash, setConnection } from './state.ts';
+import { applyEvent, applySnapshot, flash, isResync, setConnection } from './state.ts';
 import { initialState, type ApiCall, type Effect, type Snapshot, type TuiState } from './types.ts';
 import type { SseMessage } from './sse-client.ts';
 import type { Terminal } from './terminal.ts';
@@ -134,8 +134,7 @@ export function createTui(opts: TuiOptions): Tui {
     if (m.type === 'daemon.hello') {
       helloSeen = true;
       update(setConnection(state, 'live'));
-      const resync = (m.data as { resync?: boolean } | null)?.resync === true;
-      if (!snapshotAfterHello || resync) void fetchSnapshot();
+      if (!snapshotAfterHello || isResync(m)) void fetchSnapshot();
       return;
     }
     if (!snapshotReady) queue.push(m);

@@ -3,9 +3,8 @@
  * (view, selection, filters, an open prompt). Pure data — reducers in state.ts and keys.ts return a
  * new state; nothing here touches the terminal or the network.
  */
-import type { Harness, Session, SessionStatus } from '../core/session.ts';
-import type { Page } from '../pager/index.ts';
-import type { Goal } from '../goals/index.ts';
+import type { Harness, SessionStatus } from '../core/session.ts';
+import { emptyStreamState, type StreamSnapshot, type StreamState } from '../events/index.ts';
 
 export type View = 'sessions' | 'pages';
 
@@ -44,13 +43,8 @@ export interface Flash {
 
 export type Connection = 'connecting' | 'live' | 'reconnecting';
 
-export interface TuiState {
-  sessions: ReadonlyMap<string, Session>;
-  pages: ReadonlyMap<string, Page>;
-  /** Goals by session id (one per session). */
-  goals: ReadonlyMap<string, Goal>;
-  /** Session ids whose goal is being audited now. */
-  evaluating: ReadonlySet<string>;
+/** Sessions, pages, goals and audits in progress (StreamState), and the operator's view of them. */
+export interface TuiState extends StreamState {
   view: View;
   /** Selected row id per view; kept by id so a re-sort does not move the operator's finger. */
   selected: Record<View, string | null>;
@@ -66,18 +60,11 @@ export interface TuiState {
   endedLimit: number;
 }
 
-export interface Snapshot {
-  sessions: Session[];
-  pages: Page[];
-  goals: Goal[];
-}
+export type Snapshot = StreamSnapshot;
 
 export function initialState(overrides: Partial<TuiState> = {}): TuiState {
   return {
-    sessions: new Map(),
-    pages: new Map(),
-    goals: new Map(),
-    evaluating: new Set(),
+    ...emptyStreamState(),
     view: 'sessions',
     selected: { sessions: null, pages: null },
     selectedIndex: { sessions: 0, pages: 0 },

@@ -10,7 +10,7 @@ import { ListView } from './list-view.tsx';
 import { SessionPanel } from './session-panel.tsx';
 import { useBoard } from './use-board.ts';
 import { useTheme } from './theme.ts';
-import { keyOf, type Page, type Session } from './types.ts';
+import type { Page, Session } from './types.ts';
 
 const CanvasView = lazy(() => import('./canvas/canvas-view.tsx'));
 type View = 'list' | 'canvas';
@@ -20,6 +20,7 @@ export function App() {
   const data = useBoard();
   const theme = useTheme();
   const [view, setView] = useState<View>(viewFromHash);
+  /** The open session's id. */
   const [selected, setSelected] = useState<string | null>(null);
   const [showCharacters, setShowCharacters] = useState(false);
   const [now, setNow] = useState(Date.now());
@@ -35,9 +36,7 @@ export function App() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  // `version` is the change signal of the mutable map.
-  const sessions = useMemo(() => [...data.sessions.values()], [data.version]);
-  const byId = useMemo(() => new Map(sessions.map((s) => [s.id, s])), [sessions]);
+  const sessions = useMemo(() => [...data.sessions.values()], [data.sessions]);
   const pagesBySession = useMemo(() => {
     const m = new Map<string, Page[]>();
     for (const p of data.pages) if (p.sessionId) m.set(p.sessionId, [...(m.get(p.sessionId) ?? []), p]);
@@ -52,7 +51,7 @@ export function App() {
     }
     return c;
   }, [sessions]);
-  const open = useCallback((s: Session) => setSelected(keyOf(s)), []);
+  const open = useCallback((s: Session) => setSelected(s.id), []);
   const { refreshPages } = data;
   const pagesChanged = useCallback(() => void refreshPages(), [refreshPages]);
   const go = (v: View) => {
@@ -75,14 +74,14 @@ export function App() {
           <button type="button" className={view === 'list' ? 'on' : ''} onClick={() => go('list')} data-testid="view-list">List</button>
           <button type="button" className={view === 'canvas' ? 'on' : ''} onClick={() => go('canvas')} data-testid="view-canvas">Canvas</button>
         </nav>
-        <Inbox pages={data.pages} available={data.pagesAvailable} sessionsById={byId} onChanged={pagesChanged} />
+        <Inbox pages={data.pages} available={data.pagesAvailable} sessionsById={data.sessions} onChanged={pagesChanged} />
         <button type="button" className="quiet" onClick={() => setShowCharacters(true)} data-testid="open-characters">Characters</button>
         <button type="button" className="quiet" onClick={theme.cycle} title="colour scheme" data-testid="theme">{theme.setting === 'system' ? '◐ auto' : theme.setting === 'dark' ? '☾ dark' : '☀ light'}</button>
       </header>
       {data.error && <p className="error banner" role="alert">{data.error}</p>}
       <main>
         {view === 'list' ? (
-          <ListView sessions={sessions} board={data.characters} now={now} selectedKey={selected} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged} />
+          <ListView sessions={sessions} board={data.characters} now={now} selectedId={selected} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged} />
         ) : (
           <Suspense fallback={<p className="muted loading">Loading the canvas…</p>}>
             <CanvasView sessions={sessions} board={data.characters} theme={theme.effective} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged} />
@@ -90,7 +89,7 @@ export function App() {
         )}
         {current && (
           <SessionPanel session={current} board={data.characters} pages={data.pages} goal={data.goals.get(current.id)} goalsAvailable={data.goalsAvailable} onGoal={data.setGoal} now={now} onClose={() => setSelected(null)} onPagesChanged={pagesChanged}
-            parent={current.forkedFrom ? data.sessions.get(keyOf({ harness: current.harness, id: current.forkedFrom })) : undefined} onOpen={open} />
+            parent={current.forkedFrom ? data.sessions.get(current.forkedFrom) : undefined} onOpen={open} />
         )}
       </main>
       {showCharacters && data.characters && <CharactersDialog board={data.characters} onClose={() => setShowCharacters(false)} onChanged={() => void data.refreshCharacters()} />}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { PageCard } from './page-card.tsx';
 import type { Page, Session } from './types.ts';
 
-export function Inbox({ pages, available, sessionsById, onChanged }: { pages: Page[]; available: boolean; sessionsById: Map<string, Session>; onChanged(): void }) {
+export function Inbox({ pages, available, sessionsById, onChanged }: { pages: Page[]; available: boolean; sessionsById: ReadonlyMap<string, Session>; onChanged(): void }) {
   const [open, setOpen] = useState(false);
   return (
     <div className="inbox">

@@ -21,7 +21,8 @@ export interface ListViewProps {
   sessions: Session[];
   board: BoardCharacters | null;
   now: number;
-  selectedKey: string | null;
+  /** The open session's id. */
+  selectedId: string | null;
   pagesBySession: Map<string, Page[]>;
   goalsBySession: Map<string, GoalView>;
   onOpen(s: Session): void;
@@ -51,7 +52,7 @@ function useWindow(scroller: React.RefObject<HTMLElement | null>, body: React.Re
   return win;
 }
 
-export function ListView({ sessions, board, now, selectedKey, pagesBySession, goalsBySession, onOpen, onPagesChanged }: ListViewProps) {
+export function ListView({ sessions, board, now, selectedId, pagesBySession, goalsBySession, onOpen, onPagesChanged }: ListViewProps) {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [sort, setSort] = useState<Sort>({ key: 'status', dir: 1 });
   const [cursor, setCursor] = useState(0);
@@ -151,7 +152,7 @@ export function ListView({ sessions, board, now, selectedKey, pagesBySession, go
           {first > 0 && <tr className="spacer" aria-hidden="true" style={{ height: first * ROW_H }}><td colSpan={9} /></tr>}
           {visible.map((s) => {
             const k = keyOf(s);
-            return <Row key={k} s={s} board={board} now={now} selected={k === selectedKey} cursor={k === cursorKey} pages={pagesBySession.get(s.id)} goal={goalsBySession.get(s.id)} onOpen={onOpen} onPagesChanged={onPagesChanged} />;
+            return <Row key={k} s={s} board={board} now={now} selected={s.id === selectedId} cursor={k === cursorKey} pages={pagesBySession.get(s.id)} goal={goalsBySession.get(s.id)} onOpen={onOpen} onPagesChanged={onPagesChanged} />;
           })}
           {last < rows.length && <tr className="spacer" aria-hidden="true" style={{ height: (rows.length - last) * ROW_H }}><td colSpan={9} /></tr>}
         </tbody>

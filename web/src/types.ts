@@ -3,19 +3,7 @@ export type { Session, Harness, SessionStatus } from '../../src/core/session.ts'
 export type { BoardCharacters, Character, Pack, Scene, SceneFile, Position } from '../../src/board/types.ts';
 import type { Session } from '../../src/core/session.ts';
 
-export interface Page {
-  id: string;
-  kind: 'question' | 'notice';
-  sessionId: string | null;
-  harness: string | null;
-  question: string;
-  choices: string[] | null;
-  urgency: string;
-  context: string | null;
-  status: string;
-  createdAt: string;
-  answer: unknown;
-}
+export type { Page } from '../../src/pager/types.ts';
 
 export interface TailMessage {
   role: 'user' | 'assistant' | 'tool';

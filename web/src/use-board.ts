@@ -1,18 +1,21 @@
 /**
- * The board's live state: sessions, characters and pending pages, fetched once and then kept
- * current by GET /api/events. EventSource reconnects by itself and sends Last-Event-ID; every
- * `daemon.hello` after the first means we were away, so everything is refetched (the daemon may have
- * restarted with a fresh event log). A lost connection is shown, never hidden.
+ * The board's live state: sessions, pages and goals fetched once and then kept current by
+ * GET /api/events, through the stream reducer the TUI shares (src/events/stream-state.ts); this hook
+ * is only the React plumbing around it, plus the characters. EventSource reconnects by itself and
+ * sends Last-Event-ID; every `daemon.hello` after the first means we were away, so everything is
+ * refetched (the daemon may have restarted with a fresh event log). A lost connection is shown,
+ * never hidden.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from './api.ts';
-import { keyOf, type BoardCharacters, type Conn, type Goal, type GoalView, type LastAudit, type Page, type Session } from './types.ts';
+import { applyEvent, emptyStreamState, STATE_EVENTS, withGoals, withPages, withSessions, type StreamState } from '../../src/events/index.ts';
+import type { BoardCharacters, Conn, Goal, GoalView, Page, Session } from './types.ts';
 
 export interface BoardData {
-  sessions: Map<string, Session>;
-  /** Bumped on every change of `sessions` (the map is mutated in place for 1,000-row speed). */
-  version: number;
+  /** Sessions by id: a new map on every change (unchanged sessions keep their identity). */
+  sessions: ReadonlyMap<string, Session>;
   characters: BoardCharacters | null;
+  /** Pending pages, oldest first. */
   pages: Page[];
   /** False when the daemon has no pager yet (404). */
   pagesAvailable: boolean;
@@ -27,26 +30,19 @@ export interface BoardData {
   refreshPages(): Promise<void>;
 }
 
-interface StatusChange { harness: Session['harness']; id: string; status: Session['status']; waitingFor: string | null; live: boolean; statusSince: string | null }
-
 export function useBoard(): BoardData {
-  const sessions = useRef(new Map<string, Session>());
-  const [version, setVersion] = useState(0);
+  const [stream, setStream] = useState<StreamState>(emptyStreamState);
   const [characters, setCharacters] = useState<BoardCharacters | null>(null);
-  const [pages, setPages] = useState<Page[]>([]);
   const [pagesAvailable, setPagesAvailable] = useState(true);
-  const [goals, setGoals] = useState<Map<string, GoalView>>(new Map());
   const [goalsAvailable, setGoalsAvailable] = useState(true);
   const [conn, setConn] = useState<Conn>('connecting');
   const [error, setError] = useState<string | null>(null);
-  const bump = () => setVersion((v) => v + 1);
 
   const refreshSessions = useCallback(async () => {
     try {
       const r = await api<{ sessions: Session[] }>('GET', '/api/sessions');
-      sessions.current = new Map(r.sessions.map((s) => [keyOf(s), s]));
+      setStream((s) => withSessions(s, r.sessions));
       setError(null);
-      bump();
     } catch (e) {
       setError((e as Error).message);
     }
@@ -60,27 +56,29 @@ export function useBoard(): BoardData {
   }, []);
   const refreshPages = useCallback(async () => {
     try {
-      setPages((await api<{ pages: Page[] }>('GET', '/api/pages?status=pending')).pages);
+      const r = await api<{ pages: Page[] }>('GET', '/api/pages?status=pending');
+      setStream((s) => withPages(s, r.pages));
       setPagesAvailable(true);
     } catch {
       setPagesAvailable(false);
     }
   }, []);
-
   const refreshGoals = useCallback(async () => {
     try {
       const r = await api<{ goals: Goal[] }>('GET', '/api/goals?limit=1000');
-      // Newest first from the store: the first goal seen for a session is its current one.
-      const m = new Map<string, GoalView>();
-      for (const g of r.goals) if (!m.has(g.sessionId)) m.set(g.sessionId, g);
-      setGoals(m);
+      setStream((s) => withGoals(s, r.goals));
       setGoalsAvailable(true);
     } catch {
       setGoalsAvailable(false);
     }
   }, []);
+  // Told as the event the daemon will also send, so the reducer decides (a clear names the goal it removes).
   const setGoal = useCallback((sessionId: string, goal: Goal | null) => {
-    setGoals((m) => withGoal(m, sessionId, goal && { ...m.get(sessionId), ...goal }));
+    setStream((s) => {
+      const current = s.goals.get(sessionId);
+      if (goal) return applyEvent(s, { type: 'goal.updated', data: goal });
+      return current ? applyEvent(s, { type: 'goal.updated', data: { ...current, cleared: true } }) : s;
+    });
   }, []);
 
   useEffect(() => {
@@ -107,57 +105,35 @@ export function useBoard(): BoardData {
         void refreshGoals();
       }
     });
-    on('session.upserted', (d) => {
-      const s = (d as { session: Session }).session;
-      sessions.current.set(keyOf(s), s);
-      bump();
-    });
-    on('session.removed', (d) => {
-      sessions.current.delete(keyOf(d as Pick<Session, 'harness' | 'id'>));
-      bump();
-    });
-    on('session.status.changed', (d) => {
-      const c = d as StatusChange;
-      const old = sessions.current.get(keyOf(c));
-      if (!old) return;
-      sessions.current.set(keyOf(c), { ...old, status: c.status, waitingFor: c.waitingFor, live: c.live, statusSince: c.statusSince });
-      bump();
-    });
     on('board.characters.changed', () => void refreshCharacters());
-    // Pages arrive whole in their events: the pending list (and the inbox count) is kept exact from them.
-    for (const t of ['page.opened', 'page.answered', 'page.delivered', 'page.expired', 'page.cancelled', 'page.dismissed']) {
-      on(t, (d) => setPages((list) => withPage(list, d as Page)));
+    for (const type of STATE_EVENTS) {
+      on(type, (data) => {
+        const at = new Date().toISOString();
+        setStream((s) => applyEvent(s, { type, data, at }));
+      });
     }
-    on('goal.updated', (d) => {
-      const g = d as Goal & { cleared?: boolean };
-      setGoals((m) => withGoal(m, g.sessionId, g.cleared ? null : { ...g, evaluating: m.get(g.sessionId)?.evaluating }));
-    });
-    on('goal.settled', (d) => setGoal((d as Goal).sessionId, d as Goal));
-    on('goal.evaluating', (d) => {
-      const e = d as { sessionId: string; evaluating: boolean };
-      setGoals((m) => { const g = m.get(e.sessionId); return g ? withGoal(m, e.sessionId, { ...g, evaluating: e.evaluating }) : m; });
-    });
-    on('goal.audited', (d) => {
-      const a = d as Omit<LastAudit, 'at'> & { sessionId: string };
-      const lastAudit: LastAudit = { at: new Date().toISOString(), verdict: a.verdict, error: a.error, auditor: a.auditor };
-      setGoals((m) => { const g = m.get(a.sessionId); return g ? withGoal(m, a.sessionId, { ...g, lastAudit }) : m; });
-    });
     es.onerror = () => setConn('lost');
     return () => es.close();
-  }, [refreshSessions, refreshCharacters, refreshPages, refreshGoals, setGoal]);
+  }, [refreshSessions, refreshCharacters, refreshPages, refreshGoals]);
 
-  return { sessions: sessions.current, version, characters, pages, pagesAvailable, goals, goalsAvailable, setGoal, conn, error, refreshCharacters, refreshPages };
+  const pages = useMemo(() => pendingPages(stream.pages), [stream.pages]);
+  const goals = useMemo(() => goalViews(stream.goals, stream.evaluating), [stream.goals, stream.evaluating]);
+  return { sessions: stream.sessions, characters, pages, pagesAvailable, goals, goalsAvailable, setGoal, conn, error, refreshCharacters, refreshPages };
 }
 
-/** The pending list after a page event: a pending page is added or replaced; any other status leaves. */
-export function withPage(list: Page[], page: Page): Page[] {
-  const rest = list.filter((p) => p.id !== page.id);
-  return page.status === 'pending' ? [...rest, page].sort((a, b) => a.createdAt.localeCompare(b.createdAt)) : rest.length === list.length ? list : rest;
+/** The pages still waiting for the operator, oldest first (the map also holds those answered since the last fetch). */
+function pendingPages(pages: ReadonlyMap<string, Page>): Page[] {
+  const out: Page[] = [];
+  for (const p of pages.values()) if (p.status === 'pending') out.push(p);
+  return out.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
-function withGoal(m: Map<string, GoalView>, sessionId: string, goal: GoalView | null): Map<string, GoalView> {
-  const next = new Map(m);
-  if (goal) next.set(sessionId, goal);
-  else next.delete(sessionId);
-  return next;
+/** Goals as the board shows them: a goal whose audit is running carries `evaluating` (the others keep their identity). */
+function goalViews(goals: ReadonlyMap<string, Goal>, evaluating: ReadonlySet<string>): Map<string, GoalView> {
+  const out = new Map<string, GoalView>(goals);
+  for (const id of evaluating) {
+    const g = goals.get(id);
+    if (g) out.set(id, { ...g, evaluating: true });
+  }
+  return out;
 }

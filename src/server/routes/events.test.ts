@@ -17,7 +17,7 @@ function rig(max: { maxQueuedEvents?: number; maxQueuedBytes?: number } = {}) {
   const app = createApp({
     token: TOKEN,
     getPort: () => PORT,
-    routes: [eventsRoutes({ bus, ...max, hello: () => ({ pid: 1 }), track: (c) => (open.add(c), () => open.delete(c)), onDrop: (q) => drops.push(q) })],
+    routes: [eventsRoutes({ bus, ...max, hello: () => ({ pid: 1, buildId: 'muster@test' }), track: (c) => (open.add(c), () => open.delete(c)), onDrop: (q) => drops.push(q) })],
   });
   const connect = async (lastEventId?: number) => {
     const headers: Record<string, string> = { host: `127.0.0.1:${PORT}`, authorization: `Bearer ${TOKEN}` };
@@ -52,7 +52,7 @@ describe('GET /api/events: bounded per client', () => {
     await tick();
     assert.equal(r.open.size, 2);
     for (let i = 0; i < 30; i++) {
-      for (let j = 0; j < 20; j++) r.bus.publish('test.tick', { i, j });
+      for (let j = 0; j < 20; j++) r.bus.publish('board.scene.saved', { version: i * 20 + j });
       await tick();
     }
     assert.equal(r.drops.length, 1, 'the stalled client was dropped once');
@@ -60,7 +60,7 @@ describe('GET /api/events: bounded per client', () => {
     assert.equal(r.open.size, 1, 'only the reading client is still open');
     assert.equal(r.bus.listenerCount(), 1, 'the dropped client no longer listens');
     await new Promise((res) => setTimeout(res, 50));
-    assert.equal((text.match(/^event: test\.tick$/gm) ?? []).length, 600, 'the reading client got all 600 events');
+    assert.equal((text.match(/^event: board\.scene\.saved$/gm) ?? []).length, 600, 'the reading client got all 600 events');
     assert.match(text, /id: 600\n/);
     r.closeAll();
     await reading;
@@ -70,7 +70,7 @@ describe('GET /api/events: bounded per client', () => {
     const r = rig({ maxQueuedBytes: 10_000 });
     rigs.push(r);
     await r.connect();
-    for (let i = 0; i < 20; i++) r.bus.publish('test.big', { pad: 'x'.repeat(1000) });
+    for (let i = 0; i < 20; i++) r.bus.publish('board.characters.changed', { active: 'x'.repeat(1000) });
     assert.equal(r.drops.length, 1);
     assert.ok(r.drops[0]!.bytes <= 10_000 && r.drops[0]!.events < 11, JSON.stringify(r.drops[0]));
   });
@@ -78,7 +78,7 @@ describe('GET /api/events: bounded per client', () => {
   it('a replay larger than the queue is answered with resync instead, so the client is not dropped again', async () => {
     const r = rig({ maxQueuedEvents: 50 });
     rigs.push(r);
-    for (let i = 0; i < 80; i++) r.bus.publish('test.tick', { i });
+    for (let i = 0; i < 80; i++) r.bus.publish('board.scene.saved', { version: i });
     const far = await r.connect(1);
     const { value } = await far.read();
     assert.match(new TextDecoder().decode(value), /"resync":true/);
@@ -86,7 +86,7 @@ describe('GET /api/events: bounded per client', () => {
     let text = '';
     while (!text.includes('id: 80\n')) text += new TextDecoder().decode((await near.read()).value);
     assert.match(text, /"resync":false/);
-    assert.equal((text.match(/^event: test\.tick$/gm) ?? []).length, 10);
+    assert.equal((text.match(/^event: board\.scene\.saved$/gm) ?? []).length, 10);
     assert.deepEqual(r.drops, []);
   });
 });

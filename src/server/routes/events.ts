@@ -8,7 +8,7 @@
  */
 import type { HttpBindings } from '@hono/node-server';
 import { streamSSE } from 'hono/streaming';
-import type { EventBus, MusterEvent } from '../../events/index.ts';
+import type { EventBus, HelloPayload, MusterEvent } from '../../events/index.ts';
 import type { App } from '../env.ts';
 import { createSseQueue, formatSse, SSE_QUEUE_DEFAULTS } from '../sse-queue.ts';
 
@@ -20,8 +20,8 @@ export interface EventsRouteOptions {
   maxQueuedEvents?: number;
   /** Characters one client may have waiting before it is dropped. Default: 1 MiB. */
   maxQueuedBytes?: number;
-  /** Facts for the hello event. */
-  hello(): Record<string, unknown>;
+  /** Facts for the hello event (the stream adds where the client stands). */
+  hello(): Omit<HelloPayload, 'lastEventId' | 'resync'>;
   /** Registers an open stream so shutdown can end it; returns the unregister function. */
   track(close: () => void): () => void;
   /** Told when a client is dropped for not reading (a log line). */
@@ -68,7 +68,8 @@ export function eventsRoutes(opts: EventsRouteOptions) {
         let replay = lastId === null ? [] : (opts.bus.since(lastId)?.map(format) ?? null);
         if (replay && (replay.length >= maxEvents || replay.reduce((n, c) => n + c.length, 0) >= maxBytes / 2)) replay = null;
         const resync = lastId !== null && replay === null;
-        queue.push(formatSse({ event: 'daemon.hello', data: JSON.stringify({ ...opts.hello(), lastEventId: opts.bus.lastId(), resync }) }));
+        const hello: HelloPayload = { ...opts.hello(), lastEventId: opts.bus.lastId(), resync };
+        queue.push(formatSse({ event: 'daemon.hello', data: JSON.stringify(hello) }));
         for (const chunk of replay ?? []) queue.push(chunk);
         const beat = setInterval(() => queue.push(': heartbeat\n\n'), opts.heartbeatMs ?? 15_000);
         beat.unref();

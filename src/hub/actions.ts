@@ -8,6 +8,7 @@ import { MusterError, isMusterError } from '../errors/index.ts';
 import type { EventBus } from '../events/index.ts';
 import { isSessionId } from '../harnesses/registry.ts';
 import type { Harness, PaneRef, Session } from '../core/session.ts';
+import { shellQuote } from '../core/shell-quote.ts';
 import type { Hub } from './hub.ts';
 
 export type Actor = 'board' | 'cli' | 'api' | 'mcp';
@@ -99,8 +100,7 @@ export function paneLabel(title: string, fallback: string): string {
 
 /** The command for a person to type (display only; Muster itself never runs a shell). */
 export function shellLine(cwd: string, argv: string[]): string {
-  const q = (s: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  return `cd ${q(cwd)} && ${argv.map(q).join(' ')}`;
+  return `cd ${shellQuote(cwd)} && ${argv.map(shellQuote).join(' ')}`;
 }
 
 const newActionId = (now: number): string => `act_${now.toString(36).padStart(9, '0')}${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`;

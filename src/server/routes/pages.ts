@@ -10,7 +10,7 @@
  * and POST /api/pages/:id/cancel. The caller names itself with the MCP identity headers
  * (x-muster-session-id, x-muster-launch-id, x-muster-harness, x-muster-cwd).
  */
-import { PAGE_KINDS, PAGE_STATUSES, resolveAttribution, type Caller, type Pager, type PageFilter, type SessionLookup } from '../../pager/index.ts';
+import { LIMITS, PAGE_KINDS, PAGE_STATUSES, resolveAttribution, type Caller, type Pager, type PageFilter, type SessionLookup } from '../../pager/index.ts';
 import { readJsonObject } from '../body.ts';
 import { optNonNegative, optOneOf, optSessionIdIn, queryInt } from '../input.ts';
 import type { Context } from 'hono';
@@ -32,7 +32,7 @@ export function parsePageFilter(q: Record<string, string | undefined>): PageFilt
   if (kind !== undefined) f.kind = kind;
   const sessionId = optSessionIdIn(q.sessionId);
   if (sessionId !== undefined) f.sessionId = sessionId;
-  const limit = queryInt(q.limit, 'limit', 1, 1000);
+  const limit = queryInt(q.limit, 'limit', 1, LIMITS.listedMax);
   if (limit !== undefined) f.limit = limit;
   return f;
 }

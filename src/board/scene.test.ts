@@ -1,7 +1,7 @@
 // Scene validation and persistence: limits, unknown element types kept, malformed ones refused.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createBoardFixture, PNG_1PX } from './board-fixtures.ts';
+import { createBoardFixture, PNG_1PX } from './board-fixtures.test-support.ts';
 import { validateScene } from './scene.ts';
 import { sniffImage } from './sniff.ts';
 import { MusterError } from '../errors/index.ts';

@@ -1,6 +1,6 @@
 /**
  * The contract every session source implements (../shared/DESIGN.md "Sessions").
- * One shared test suite (contract-suite.ts) runs against each implementation.
+ * One shared test suite (harnesses/contract.test-support.ts) runs against each harness's implementation.
  */
 import type { Harness, Session } from '../core/session.ts';
 

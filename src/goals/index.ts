@@ -5,7 +5,6 @@ export { normaliseBudget, normaliseMaxTurns, DEFAULT_MAX_TURNS, MAX_MAX_TURNS } 
 export { newGoalId, isGoalId } from './goal-id.ts';
 export { finalReport, type ReportMessage } from './report.ts';
 export { continuationPrompt, resumePrompt } from './prompt.ts';
-export { createMemoryGoalsRepository } from './memory-repo.ts';
 export { createAuditorFactory, failingAuditor, auditorForms, type AuditorFactory, type AuditorFactoryOptions, type AuditorHarnesses } from './auditor/factory.ts';
 export { createAnthropicAuditor, createOpenAiAuditor, type HttpAuditorOptions } from './auditor/http-auditors.ts';
 export { createCliAuditor, type CliAuditorOptions } from './auditor/cli-auditors.ts';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeHerdr, writeStaleSocketFile, type FakeHerdr } from '../../test/fakes/fake-herdr/index.ts';
-import { runPaneContract } from './contract-suite.ts';
+import { runPaneContract } from './contract.test-support.ts';
 import { createHerdrPanes } from './herdr.ts';
 import { herdrCall, HerdrError } from './herdr-client.ts';
 import { resolveHerdrSocket } from './herdr-socket.ts';

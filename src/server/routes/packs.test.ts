@@ -6,7 +6,7 @@ import { packRoutes, packFilePath, PACK_FILE_CSP } from './packs.ts';
 import { characterRoutes } from './characters.ts';
 import { sceneRoutes } from './scene.ts';
 import { createEventBus } from '../../events/index.ts';
-import { createBoardFixture, PNG_1PX, SVG_WITH_SCRIPT } from '../../board/board-fixtures.ts';
+import { createBoardFixture, PNG_1PX, SVG_WITH_SCRIPT } from '../../board/board-fixtures.test-support.ts';
 
 const TOKEN = 'b'.repeat(43);
 const PORT = 7002;

@@ -1,4 +1,4 @@
-// Characters and packs against a real SQLite store and real files (BEHAVIOUR E).
+// Characters and packs against a real SQLite store and real files (pack files served only when their pack lists them).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, rmSync } from 'node:fs';

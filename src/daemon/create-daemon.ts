@@ -1,5 +1,5 @@
 /**
- * The one composition root (DESIGN "Composition root"): lock → store → (sources → hub → panes →
+ * The one composition root (the CLI, the tests and the daemon entry all start here): lock → store → (sources → hub → panes →
  * pager → goals, as later capabilities land) → HTTP server → publish endpoints. `close()` undoes it
  * in reverse, once, completely, releasing the lock last.
  */

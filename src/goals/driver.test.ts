@@ -1,4 +1,5 @@
-// BEHAVIOUR C, rule by rule: the goal driver after every finished turn.
+// The goal driver after every finished turn, rule by rule: complete, three strikes block, two failed
+// audits stop, settings read fresh each time, one audit at a time, the goal's own limits on every continuation.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createMemoryGoalsRepository } from './memory-repo.test-support.ts';

@@ -1,4 +1,4 @@
-// Goals: records, the driver (BEHAVIOUR C), budget normalisation, auditor providers, continuation ports.
+// Goals: records, the driver (after every finished turn: continue, stop or page), budget normalisation, auditor providers, continuation ports.
 export { createGoals, MAX_OBJECTIVE, type Goals, type GoalsOptions, type SetGoalInput, type ResumeInput } from './service.ts';
 export { createGoalDriver, STRIKES_TO_BLOCK, FAILURES_TO_STOP, type GoalDriver, type GoalDriverOptions } from './driver.ts';
 export { normaliseBudget, normaliseMaxTurns, DEFAULT_MAX_TURNS, MAX_MAX_TURNS } from './budget.ts';

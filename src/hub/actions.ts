@@ -1,5 +1,6 @@
 /**
- * Session actions (BEHAVIOUR E/F): focus, resume and end, for sessions Muster did not launch too.
+ * Session actions: focus, resume and end, for sessions Muster did not launch too. Ids are checked
+ * first; only a verified live process is signalled, with its harness's clean signal.
  * The hub knows sessions; panes arrive through the PaneOps port (tmux/herdr adapters wired in the
  * composition root), the action log through ActionLog (the store). Every action is recorded — who,
  * what, outcome — and published as `session.action.recorded`, failures included.

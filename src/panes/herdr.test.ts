@@ -1,6 +1,6 @@
 /**
  * The herdr adapter against test/fakes/fake-herdr: herdr itself cannot be installed on these
- * machines, so its socket protocol is exercised against a double of it (../shared/harnesses/herdr.md §9).
+ * machines, so its socket protocol is exercised against a faithful double of it.
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';

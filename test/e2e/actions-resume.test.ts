@@ -22,7 +22,7 @@ const OMP = '019a7f3e-1c2d-7e4f-8a9b-0c1d2e3f4a5c';
 const HOUR_AGO = new Date(Date.now() - 3_600_000);
 const iso = (msAgo: number): string => new Date(Date.now() - msAgo).toISOString();
 
-/** Each harness's own resume command (../shared/harnesses/*.md), spelled out rather than asked of the source. */
+/** Each harness's own resume command, spelled out rather than asked of the source. */
 const EXPECTED: Record<string, { id: string; argv: string[]; dir: string }> = {
   codex: { id: CODEX, argv: ['codex', 'resume', CODEX], dir: 'codex proj' },
   opencode: { id: OPENCODE, argv: ['opencode', '-s', OPENCODE], dir: 'opencode-proj' },

@@ -1,5 +1,5 @@
 /**
- * Real processes racing for one lock (BEHAVIOUR A: "a separate test races real processes").
+ * Real processes racing for one lock (the other lock tests inject the OS; this one does not).
  * Ten children contend at once, several rounds, on a free lock and on stale ones.
  */
 import { after, before, describe, it } from 'node:test';

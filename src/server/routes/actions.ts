@@ -1,5 +1,5 @@
 /**
- * Session actions (BEHAVIOUR E): POST /api/focus|resume|end { sessionId } and GET /api/actions.
+ * Session actions: POST /api/focus|resume|end { sessionId } and GET /api/actions.
  * focus and end take an optional `pid`: one of the session's live processes (404 process_not_found
  * otherwise), for a session open in several at once.
  * end → 204 ended, 409 not running, 501 unsupported; resume → resumed | already_live (focused

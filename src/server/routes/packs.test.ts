@@ -1,4 +1,4 @@
-// Board routes with no socket (app.request): packs, pack files (BEHAVIOUR E), characters, scene.
+// Board routes with no socket (app.request): packs, pack files (listed ones only, inert headers), characters, scene.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createApp } from '../app.ts';

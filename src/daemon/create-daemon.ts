@@ -1,7 +1,7 @@
 /**
- * The one composition root (the CLI, the tests and the daemon entry all start here): lock → store → (sources → hub → panes →
- * pager → goals, as later capabilities land) → HTTP server → publish endpoints. `close()` undoes it
- * in reverse, once, completely, releasing the lock last.
+ * The one composition root (the CLI, the tests and the daemon entry all start here): lock → store →
+ * sources → hub → panes → actions, launches, hooks, board, pager, goals → HTTP server → publish
+ * endpoints. `close()` undoes it in reverse, once, completely, releasing the lock last.
  */
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';

@@ -54,6 +54,15 @@ test('save, reload, files by id; the stored file type is the sniffed one', async
   await assert.rejects(f.scene.files('file-1'), (e) => e instanceof MusterError && e.code === 'invalid_argument');
 });
 
+test('regression: a file id named like an Object member (__proto__) is answered as that file', async () => {
+  const dataURL = `data:image/png;base64,${PNG_1PX.toString('base64')}`;
+  await f.scene.save(JSON.parse(`{"elements":[],"files":{"__proto__":{"dataURL":"${dataURL}"},"toString":{"dataURL":"${dataURL}"}}}`));
+  const files = await f.scene.files(['__proto__', 'toString', 'constructor']);
+  assert.deepEqual(Object.keys(files).sort(), ['__proto__', 'toString']);
+  assert.equal(Object.getPrototypeOf(files), Object.prototype);
+  assert.equal(JSON.parse(JSON.stringify(files)).__proto__.mimeType, 'image/png');
+});
+
 test('sniffing reads bytes: an SVG behind a prolog and comment is SVG; HTML is not', () => {
   assert.equal(sniffImage(Buffer.from('\uFEFF<?xml version="1.0"?><!-- x --><!DOCTYPE svg><svg></svg>'))?.mime, 'image/svg+xml');
   assert.equal(sniffImage(Buffer.from('<html><svg></svg></html>')), null);

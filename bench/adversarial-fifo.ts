@@ -11,8 +11,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.ts';
-import { createFixtureStore, fixtureSessionId } from '../src/harnesses/opencode/discovery/fixture-store.ts';
+import { userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
+import { createFixtureStore, fixtureSessionId } from '../src/harnesses/opencode/discovery/fixture-store.test-support.ts';
 import { makeSpecialFile, SPECIAL_KINDS } from '../test/fakes/special-files.ts';
 import type { SpecialKind } from '../test/fakes/special-files.ts';
 import { envFor, isAlive, runCli, tempHome } from '../test/e2e/kit.ts';

@@ -2,7 +2,7 @@
  * Issue 4, figure 7 — the Codex source's liveness pass with 500 processes and 200 thread-writer lock
  * files (100 held by two processes posing as `codex exec`, 100 stale). Timed, median/p95 of 20 runs:
  * (a) scanThreadLocks (one /proc/locks read, a stat per file, holders confirmed via fds);
- * (b) (a) + the process snapshot + BEHAVIOUR H assignment — the pass resolve() runs on every list();
+ * (b) (a) + the process snapshot + the assignment of held threads to processes — the pass resolve() runs on every list();
  * (c) the source's whole warm list() (rollouts unchanged). Target: the pass <= 50 ms.
  * Baseline in the same run: readdir /proc + read every <pid>/stat.
  * Run: node --import tsx bench/discovery-codex-liveness.ts   (Linux; needs python3 for flock holders)

@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { registryJson, userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.ts';
+import { registryJson, userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 import { api, benchHome, cpuTicks, sleep, spawnFakeClaude, startDaemon, startTicks, track } from './corpus/daemon-kit.ts';
 import { createRng, uuidV4 } from './corpus/text-pool.ts';
 

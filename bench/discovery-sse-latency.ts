@@ -8,7 +8,7 @@
 import { appendFileSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { cwdToSlug } from '../src/harnesses/claude/discovery/index.ts';
-import { metaLine, registryJson, userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.ts';
+import { metaLine, registryJson, userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 import { createDeferredSqliteIndex } from './corpus/batched-index.ts';
 import { createClaudeSource } from '../src/harnesses/claude/discovery/index.ts';
 import { api, benchHome, percentile, sleep, spawnFakeClaude, startDaemon, startTicks, writeManyClaudeTranscripts } from './corpus/daemon-kit.ts';

@@ -12,7 +12,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { registryJson, userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.ts';
+import { registryJson, userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 
 const BIN = fileURLToPath(new URL('../bin/muster.js', import.meta.url));
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);

@@ -23,7 +23,7 @@ import { parseStat } from '../src/discovery/proc/index.ts';
 import type { ProcInfo, ProcessTable } from '../src/discovery/proc/types.ts';
 import { buildPaneMap, createPaneTracker, createTmuxPanes, parsePaneLines, readProcTree } from '../src/panes/index.ts';
 import { createDaemon } from '../src/daemon/index.ts';
-import { registryJson, userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.ts';
+import { registryJson, userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 
 const PANES = 50;
 const started = Date.now();

@@ -14,9 +14,9 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createSseClient, createTui, type Terminal, type TuiApi } from '../src/tui/index.ts';
-import { session } from '../src/tui/tui-fixtures.ts';
+import { session } from '../src/tui/tui-fixtures.test-support.ts';
 import { BIN, envFor, startServe, tempHome, waitExit } from '../test/e2e/kit.ts';
-import { userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.ts';
+import { userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 
 const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!;
 const report = (label: string, xs: number[], budget: number) =>

@@ -22,6 +22,14 @@ if (process.argv.includes('--if-stale') && existsSync('dist/cli.js') && existsSy
   }
 }
 
+/** Fails the build when anything would bundle a test helper (`*.test-support.ts`; lint forbids the import too). */
+const noTestSupport = {
+  name: 'no-test-support',
+  setup(b) {
+    b.onLoad({ filter: /\.test-support\.[cm]?[jt]sx?$/ }, (args) => ({ errors: [{ text: `${args.path} is a test helper; production code must not import it` }] }));
+  },
+};
+
 rmSync('dist', { recursive: true, force: true });
 await build({
   entryPoints: { cli: 'src/cli/entry.ts' },
@@ -36,6 +44,7 @@ await build({
   external: ['better-sqlite3', '@modelcontextprotocol/sdk', 'zod'],
   sourcemap: true,
   chunkNames: 'chunks/[name]-[hash]',
+  plugins: [noTestSupport],
   logLevel: 'warning',
 });
 await buildStatusAssets();
@@ -51,7 +60,7 @@ console.log('built dist/cli.js, dist/status-assets and dist/web');
  */
 async function buildStatusAssets() {
   const tmp = 'dist/.status-asset-facts.mjs';
-  await build({ entryPoints: ['src/harnesses/status-assets/build-facts.ts'], outfile: tmp, bundle: true, format: 'esm', platform: 'node', target: 'node20', external: ['zod'], logLevel: 'warning' });
+  await build({ entryPoints: ['src/harnesses/status-assets/build-facts.ts'], outfile: tmp, bundle: true, format: 'esm', platform: 'node', target: 'node20', external: ['zod'], plugins: [noTestSupport], logLevel: 'warning' });
   const { STATUS_MARKER: marker, pagerToolSpecs } = await import(pathToFileURL(resolve(tmp)).href);
   const tools = pagerToolSpecs();
   rmSync(tmp);
@@ -72,6 +81,7 @@ async function buildStatusAssets() {
       define: { ...a.define, MUSTER_PAGER_TOOLS: JSON.stringify(tools) },
       banner: { js: marker },
       legalComments: 'none',
+      plugins: [noTestSupport],
       logLevel: 'warning',
     });
   }

@@ -1,4 +1,4 @@
-// Dependencies point inward (STYLE habit 2): domain folders never import the HTTP server, the CLI,
+// Dependencies point inward: domain folders never import the HTTP server, the CLI,
 // the web app, or OS modules directly — adapters (sources, panes, daemon, store) do.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ function files(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') && !p.endsWith('.test.ts') ? [p] : [];
+    return statSync(p).isDirectory() ? files(p) : p.endsWith('.ts') && !p.endsWith('.test.ts') && !p.endsWith('.test-support.ts') ? [p] : [];
   });
 }
 

@@ -17,6 +17,17 @@ function excalidrawFonts(): Plugin {
   };
 }
 
+/** Fails the build when the board would bundle a test helper (`*.test-support.ts`; lint forbids the import too). */
+function noTestSupport(): Plugin {
+  return {
+    name: 'muster-no-test-support',
+    load(id) {
+      if (/\.test-support\.[cm]?[jt]sx?$/.test(id)) this.error(`${id} is a test helper; production code must not import it`);
+      return null;
+    },
+  };
+}
+
 export default defineConfig({
   root: 'web',
   base: '/',
@@ -26,7 +37,7 @@ export default defineConfig({
     'process.env.IS_PREACT': JSON.stringify('false'),
     __EXCALIDRAW_VERSION__: JSON.stringify(excalidrawVersion),
   },
-  plugins: [excalidrawFonts()],
+  plugins: [noTestSupport(), excalidrawFonts()],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,

@@ -1,6 +1,6 @@
 /**
  * A generated Claude Code home (`projects/<slug>/<uuid>.jsonl`) with the record mix of real 2.1.332
- * transcripts (../../../shared/harnesses/claude-code.md §3 and the samples): per session a header of
+ * transcripts: per session a header of
  * big attachments (skill listing, prompt snapshot) and one request shape; per turn a prompt snapshot,
  * request blobs and requests; per tool round a tool_use, a tool_result whose output is repeated in
  * toolUseResult (as Claude Code writes it) and again in the next request blob. Sizes are drawn with a

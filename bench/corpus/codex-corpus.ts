@@ -1,6 +1,6 @@
 /**
  * A generated CODEX_HOME (`sessions/YYYY/MM/DD/rollout-<date>T<time>-<uuidv7>.jsonl`) with the record
- * mix of real 0.171.0 rollouts (../../../shared/harnesses/codex.md §5 and the samples): a ~21 KB
+ * mix of real 0.171.0 rollouts: a ~21 KB
  * session_meta (base instructions), developer and context messages and a world_state per thread;
  * per turn a turn_context, the user message and its item_completed; per tool round a reasoning item,
  * the function_call, a CommandExecution item_completed and the function_call_output (both carrying the

@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cwdToSlug } from '../../src/harnesses/claude/discovery/index.ts';
-import { assistantLine, metaLine, userLine } from '../../src/harnesses/claude/discovery/claude-fixtures.ts';
+import { assistantLine, metaLine, userLine } from '../../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 import { envFor, startServe, tempHome, waitExit } from '../../test/e2e/kit.ts';
 import { uuidV4, createRng } from './text-pool.ts';
 

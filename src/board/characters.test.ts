@@ -1,9 +1,9 @@
-// Characters and packs against a real SQLite store and real files (BEHAVIOUR E).
+// Characters and packs against a real SQLite store and real files (pack files served only when their pack lists them).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createBoardFixture, GIF_1PX, PNG_1PX, SVG_WITH_SCRIPT } from './board-fixtures.ts';
+import { createBoardFixture, GIF_1PX, PNG_1PX, SVG_WITH_SCRIPT } from './board-fixtures.test-support.ts';
 import { resolveCharacter } from './resolve.ts';
 import { MusterError } from '../errors/index.ts';
 

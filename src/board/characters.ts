@@ -1,5 +1,5 @@
 /**
- * Characters and packs (issue 5 §5, BEHAVIOUR E): builtin emoji packs, custom packs of emoji and
+ * Characters and packs (issue 5): builtin emoji packs, custom packs of emoji and
  * uploaded images (type sniffed from the bytes, content-hashed), per-harness assignment, per-session
  * override, the active pack. Persistence and files go through the ports; nothing here touches the OS.
  */
@@ -43,7 +43,7 @@ export interface CharacterService {
   assign(harness: unknown, ref: unknown): Promise<void>;
   override(sessionId: unknown, ref: unknown): Promise<void>;
   setActive(pack: unknown): Promise<void>;
-  /** A pack's file, only if that pack lists it (BEHAVIOUR E); null otherwise. */
+  /** A pack's file, only if that pack lists it (a file it does not list is never served); null otherwise. */
   readFile(pack: string, file: string): Promise<{ bytes: Uint8Array; mime: string; hash: string } | null>;
 }
 

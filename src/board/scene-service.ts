@@ -30,9 +30,9 @@ export function createSceneService(options: { repo: BoardRepository; clock?: () 
       if (!Array.isArray(ids) || ids.length > 100 || !ids.every((x) => typeof x === 'string' && /^[A-Za-z0-9_-]{1,100}$/.test(x))) {
         throw new MusterError('invalid_argument', 'ids must be an array of at most 100 file ids');
       }
-      const out: Record<string, SceneFile> = {};
-      for (const f of await repo.sceneFiles(ids as string[])) out[f.id] = f;
-      return out;
+      // Keyed by ids the client chose: fromEntries makes each an own property, so an id such as
+      // `__proto__` is answered like any other instead of replacing the answer's prototype.
+      return Object.fromEntries((await repo.sceneFiles(ids as string[])).map((f) => [f.id, f]));
     },
   };
 }

@@ -1,7 +1,7 @@
 // Scene validation and persistence: limits, unknown element types kept, malformed ones refused.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createBoardFixture, PNG_1PX } from './board-fixtures.ts';
+import { createBoardFixture, PNG_1PX } from './board-fixtures.test-support.ts';
 import { validateScene } from './scene.ts';
 import { sniffImage } from './sniff.ts';
 import { MusterError } from '../errors/index.ts';
@@ -52,6 +52,15 @@ test('save, reload, files by id; the stored file type is the sniffed one', async
   assert.equal((await f.scene.save({ elements: [] })).version, 2);
   await assert.rejects(f.scene.save({ elements: [{}] }), (e) => e instanceof MusterError && e.code === 'invalid_scene');
   await assert.rejects(f.scene.files('file-1'), (e) => e instanceof MusterError && e.code === 'invalid_argument');
+});
+
+test('regression: a file id named like an Object member (__proto__) is answered as that file', async () => {
+  const dataURL = `data:image/png;base64,${PNG_1PX.toString('base64')}`;
+  await f.scene.save(JSON.parse(`{"elements":[],"files":{"__proto__":{"dataURL":"${dataURL}"},"toString":{"dataURL":"${dataURL}"}}}`));
+  const files = await f.scene.files(['__proto__', 'toString', 'constructor']);
+  assert.deepEqual(Object.keys(files).sort(), ['__proto__', 'toString']);
+  assert.equal(Object.getPrototypeOf(files), Object.prototype);
+  assert.equal(JSON.parse(JSON.stringify(files)).__proto__.mimeType, 'image/png');
 });
 
 test('sniffing reads bytes: an SVG behind a prolog and comment is SVG; HTML is not', () => {

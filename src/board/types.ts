@@ -1,5 +1,5 @@
 /**
- * The board's domain shapes (issue 5, BEHAVIOUR E): character packs, per-harness assignments,
+ * The board's domain shapes (issue 5): character packs, per-harness assignments,
  * per-session overrides, the active pack, and the one saved scene. Pure types: the web app imports
  * them too, so nothing here may touch the OS.
  */

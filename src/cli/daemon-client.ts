@@ -75,7 +75,7 @@ export function foreignError(record: LockRecord): MusterError {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Path of the script to re-run for a background daemon: the CLI entry this process started from. */
+/** Node's arguments and the script to re-run for a background daemon: the CLI entry this process started from. */
 function cliEntry(): string[] {
   const entry = process.argv[1];
   if (!entry) throw new MusterError('daemon_start_failed', 'cannot tell which muster entry point to start');
@@ -143,7 +143,6 @@ export async function ensureDaemon(ctx: ClientContext): Promise<DaemonLocation &
   throw new MusterError('daemon_unreachable', 'the daemon is starting but never became ready; check `muster status` and the log in MUSTER_HOME/logs');
 }
 
-/** Calls the daemon's API; a non-2xx answer becomes the daemon's own error envelope as a MusterError. */
 /** A daemon's non-2xx answer as the MusterError its envelope names (its code and message, and the status). */
 export function answerError(status: number, body: unknown): MusterError {
   const e = (body as { error?: { code?: string; message?: string } } | null)?.error;
@@ -157,6 +156,7 @@ export function answerBody(r: { status: number; body: unknown }): Record<string,
   throw answerError(r.status, r.body);
 }
 
+/** Calls the daemon's API, starting one if needed; a non-2xx answer becomes the daemon's own error as a MusterError. */
 export async function callApi(ctx: ClientContext, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
   const loc = await ensureDaemon(ctx);
   return answerBody(await httpJson(`${loc.urls.api}${path}`, { method, token: loc.token, body, timeoutMs: 30_000 }));
@@ -164,7 +164,7 @@ export async function callApi(ctx: ClientContext, method: string, path: string, 
 
 /**
  * callApi for paths no person waits on (the wrapper reporting its harness's pid and exit code): the
- * running daemon only, never one started for it — after \`muster down\` it stays down, and a deleted
+ * running daemon only, never one started for it — after `muster down` it stays down, and a deleted
  * MUSTER_HOME is not created again. Resolves to null when no daemon of this build is running.
  */
 export async function callRunningApi(ctx: ClientContext, method: string, path: string, body?: unknown): Promise<Record<string, unknown> | null> {

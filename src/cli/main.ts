@@ -31,7 +31,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const [name, ...rest] = argv;
     if (name === undefined) {
-      // BEHAVIOUR B: on a terminal the operator TUI; otherwise (piped, scripted) the status envelope.
+      // On a terminal the operator TUI; otherwise (piped, scripted) the status envelope.
       const interactive = Boolean(process.stdout.isTTY && process.stdin.isTTY);
       const mod = await COMMANDS.get(interactive ? 'tui' : 'status')!.load();
       return await mod.run({ args: [], flags: {}, env: process.env, tty: interactive });
@@ -46,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
       return 0;
     }
     if ((HARNESSES as readonly string[]).includes(name)) {
-      // Harness ids and command names share the first argument (BEHAVIOUR B): refuse a clash outright.
+      // Harness ids and command names share the first argument : refuse a clash outright.
       const { collidingHarnesses } = await import('../launch/installed.ts');
       const clash = collidingHarnesses(COMMAND_NAMES);
       if (clash.length > 0) throw new MusterError('usage', `harness id(s) ${clash.join(', ')} collide with Muster commands; this build cannot launch them`);

@@ -1,5 +1,5 @@
 /**
- * The CLI contract (BEHAVIOUR B): exactly one JSON envelope on stdout on success; failures as
+ * The CLI contract: exactly one JSON envelope on stdout on success; failures as
  * `{ ok: false, error: { code, message } }` on stderr with a non-zero exit; usage on stderr only.
  */
 import { MusterError, toErrorEnvelope } from '../errors/index.ts';

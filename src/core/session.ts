@@ -63,7 +63,7 @@ export interface Session {
   costUsd: number | null;
   prLinks: string[];
   pane: PaneRef | null;
-  /** True only for a live session whose process is verified to be this harness (BEHAVIOUR F). */
+  /** True only for a live session whose process is verified to be this harness (executable or argv, and start time). */
   canEnd: boolean;
   /** The harness's own resume command as an argv array (never a shell string), run in `cwd`. */
   resumeArgv: string[] | null;

@@ -1,7 +1,7 @@
 /**
- * The one composition root (DESIGN "Composition root"): lock → store → (sources → hub → panes →
- * pager → goals, as later capabilities land) → HTTP server → publish endpoints. `close()` undoes it
- * in reverse, once, completely, releasing the lock last.
+ * The one composition root (the CLI, the tests and the daemon entry all start here): lock → store →
+ * sources → hub → panes → actions, launches, hooks, board, pager, goals → HTTP server → publish
+ * endpoints. `close()` undoes it in reverse, once, completely, releasing the lock last.
  */
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -96,8 +96,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     disposers.push(() => store.close());
     const token = loadOrCreateToken(paths.token);
     const bus = createEventBus();
-    const settings = await store.settings.all();
-    let rescanSeconds = Number(settings.rescanSeconds);
+    let rescanSeconds = (await store.settings.all()).rescanSeconds;
     const { sources, proc } = await createSources({ env, index: store.transcriptIndex, proc: options.proc });
     // Exact status from hook events wins over file-derived status while the process lives.
     const overlay = createHookStatus();
@@ -125,7 +124,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       channels: async () => {
         const s = await store.settings.all();
         const out: NotificationChannel[] = s.notifyDesktop ? [desktop] : [];
-        if (s.webhookUrl) out.push(createWebhookChannel({ url: String(s.webhookUrl), format: s.webhookFormat === 'ntfy' ? 'ntfy' : 'json' }));
+        if (s.webhookUrl) out.push(createWebhookChannel({ url: s.webhookUrl, format: s.webhookFormat }));
         return out;
       },
     });
@@ -136,7 +135,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       onOpened: (p) => void notifier.notify(p),
       settings: async () => {
         const s = await store.settings.all();
-        return { askWaitSeconds: Number(s.askWaitSeconds), pageExpiryHours: Number(s.pageExpiryHours), maxPendingPerSession: Number(s.maxPendingPerSession) };
+        return { askWaitSeconds: s.askWaitSeconds, pageExpiryHours: s.pageExpiryHours, maxPendingPerSession: s.maxPendingPerSession };
       },
     });
     disposers.push(pager.start());
@@ -145,7 +144,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       repo: store.goals,
       settings: async () => {
         const s = await store.settings.all();
-        return { auditEnabled: s.auditEnabled === true, auditModel: String(s.auditModel ?? ''), auditTimeoutMs: Number(s.auditTimeoutSeconds) * 1000 };
+        return { auditEnabled: s.auditEnabled, auditModel: s.auditModel, auditTimeoutMs: s.auditTimeoutSeconds * 1000 };
       },
       auditorFor: createAuditorFactory({ env, harnesses: auditorHarnesses, run: runCommand }),
       pages: createPagerPagePort(pager, log),
@@ -157,7 +156,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       turnEndOf,
       // A Stop waits for an audit only when the session has an active goal; others answer at once.
       hasActiveGoal: async (id) => (await goals.forSession(id))?.status === 'active',
-      auditTimeoutMs: async () => Number((await store.settings.all()).auditTimeoutSeconds) * 1000 || 120_000,
+      auditTimeoutMs: async () => (await store.settings.all()).auditTimeoutSeconds * 1000,
       handoff: createStopHandoff({
         repo: store.goals,
         publish: (type, data) => void bus.publish(type, data),

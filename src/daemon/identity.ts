@@ -1,5 +1,5 @@
 /**
- * Who this build is, as published in the lock record and /api/health (BEHAVIOUR A).
+ * Who this build is, as published in the lock record and /api/health.
  * A daemon whose identity differs from the CLI's is reported, never used or displaced.
  */
 // From the module itself, not the store's index: that would load the SQLite driver into every CLI command.

@@ -1,6 +1,7 @@
 /**
- * The contract every session source implements (../shared/DESIGN.md "Sessions").
- * One shared test suite (contract-suite.ts) runs against each implementation.
+ * The contract every session source implements: live and dormant sessions of one harness, normalised
+ * into the one Session shape, with status, and the counts behind /api/diagnostics.
+ * One shared test suite (harnesses/contract.test-support.ts) runs against each harness's implementation.
  */
 import type { Harness, Session } from '../core/session.ts';
 
@@ -58,7 +59,7 @@ export interface SessionSource {
   end(id: string, options?: { pid?: number }): Promise<EndOutcome>;
   /** The harness's resume command for `id` as argv, or null when it cannot be resumed. */
   resumeArgv(id: string): string[] | null;
-  /** The exact id format this harness uses (BEHAVIOUR F). */
+  /** The exact id format this harness uses; anything else never reaches its files or a command. */
   isValidId(id: string): boolean;
   diagnostics(): SourceDiagnostics;
   /**

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { ownValue, setOwn } from './own-keys.ts';
 import { costOf, countAssistantUsage, createUsageState } from '../harnesses/claude/discovery/transcript-usage.ts';
 import { applyRolloutRecord, emptyRolloutSummary } from '../harnesses/codex/discovery/rollout.ts';
-import { rec } from '../harnesses/codex/discovery/test-fixtures.ts';
+import { rec } from '../harnesses/codex/discovery/rollout-fixtures.test-support.ts';
 import { classifyOpenCodeArgv } from '../harnesses/opencode/discovery/argv.ts';
 import { priceFor, priceTokens } from './pricing/index.ts';
 

@@ -1,4 +1,4 @@
-// BEHAVIOUR C: budgets normalise in one place; anything but a positive integer is no budget (null), never 0.
+// Budgets normalise in one place; anything but a positive integer is no budget (null), never 0.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_MAX_TURNS, normaliseBudget, normaliseMaxTurns } from './budget.ts';

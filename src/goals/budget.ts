@@ -1,5 +1,5 @@
 /**
- * Budget and ceiling normalisation, in one place (BEHAVIOUR C). A budget is a positive integer given
+ * Budget and ceiling normalisation, in one place. A budget is a positive integer given
  * as a number or a trimmed numeric string; anything else — '', 'off', 0, negative, fractional, null —
  * means no budget (null), never 0: a 0 budget would settle every goal before its first turn.
  */

@@ -1,8 +1,9 @@
-// BEHAVIOUR C, rule by rule: the goal driver after every finished turn.
+// The goal driver after every finished turn, rule by rule: complete, three strikes block, two failed
+// audits stop, settings read fresh each time, one audit at a time, the goal's own limits on every continuation.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createMemoryGoalsRepository } from './memory-repo.ts';
-import { CONTINUE, DONE, NEEDS_USER, SESSION, createRig, type Rig } from './driver-fakes.ts';
+import { createMemoryGoalsRepository } from './memory-repo.test-support.ts';
+import { CONTINUE, DONE, NEEDS_USER, SESSION, createRig, type Rig } from './driver-fakes.test-support.ts';
 import type { TurnFinished } from './types.ts';
 
 const turn = (over: Partial<TurnFinished> = {}): TurnFinished => ({ sessionId: SESSION, harness: 'claude', lastAssistantText: 'I did some work.', tokens: 100, ...over });

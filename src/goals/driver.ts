@@ -1,5 +1,5 @@
 /**
- * The goal driver (BEHAVIOUR C): after every finished turn of a session with an active goal, ask the
+ * The goal driver: after every finished turn of a session with an active goal, ask the
  * auditor about the objective and the turn's final report, and obey. Every rule here is pinned by
  * driver.test.ts. The goal is re-read from the store at each decision and written back with a
  * compare-and-set on `active`, so a restarted daemon keeps driving with the goal's own limits and an

@@ -1,11 +1,10 @@
-// Goals: records, the driver (BEHAVIOUR C), budget normalisation, auditor providers, continuation ports.
+// Goals: records, the driver (after every finished turn: continue, stop or page), budget normalisation, auditor providers, continuation ports.
 export { createGoals, MAX_OBJECTIVE, type Goals, type GoalsOptions, type SetGoalInput, type ResumeInput } from './service.ts';
 export { createGoalDriver, STRIKES_TO_BLOCK, FAILURES_TO_STOP, type GoalDriver, type GoalDriverOptions } from './driver.ts';
 export { normaliseBudget, normaliseMaxTurns, DEFAULT_MAX_TURNS, MAX_MAX_TURNS } from './budget.ts';
 export { newGoalId, isGoalId } from './goal-id.ts';
 export { finalReport, type ReportMessage } from './report.ts';
 export { continuationPrompt, resumePrompt } from './prompt.ts';
-export { createMemoryGoalsRepository } from './memory-repo.ts';
 export { createAuditorFactory, failingAuditor, auditorForms, type AuditorFactory, type AuditorFactoryOptions, type AuditorHarnesses } from './auditor/factory.ts';
 export { createAnthropicAuditor, createOpenAiAuditor, type HttpAuditorOptions } from './auditor/http-auditors.ts';
 export { createCliAuditor, type CliAuditorOptions } from './auditor/cli-auditors.ts';

@@ -2,7 +2,7 @@
  * The goals' PagePort over the pager (src/pager/): a blocked goal opens a question page in the
  * operator's inbox (its answer resumes the goal), a settled goal one notice. Never throws.
  */
-import type { Caller } from '../pager/index.ts';
+import { LIMITS, type Caller } from '../pager/index.ts';
 import type { Harness } from '../core/session.ts';
 import type { PagePort } from './types.ts';
 
@@ -25,7 +25,7 @@ export function createPagerPagePort(pager: PagerLike, log: (line: string) => voi
   return {
     async ask(i) {
       try {
-        const page = await pager.ask({ question: clip(i.question, 4000), context: clip(i.context, 8000), urgency: 'high' }, callerFor(i.sessionId, i.harness));
+        const page = await pager.ask({ question: clip(i.question, LIMITS.question), context: clip(i.context, LIMITS.context), urgency: 'high' }, callerFor(i.sessionId, i.harness));
         return page.id;
       } catch (e) {
         log(`[goals] could not page the operator: ${(e as Error).message}`);
@@ -34,7 +34,7 @@ export function createPagerPagePort(pager: PagerLike, log: (line: string) => voi
     },
     async notify(i) {
       try {
-        await pager.notify({ message: clip(i.message, 4000), level: i.level }, callerFor(i.sessionId, i.harness));
+        await pager.notify({ message: clip(i.message, LIMITS.question), level: i.level }, callerFor(i.sessionId, i.harness));
       } catch (e) {
         log(`[goals] could not notify the operator: ${(e as Error).message}`);
       }

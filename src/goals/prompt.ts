@@ -1,6 +1,6 @@
 /**
  * The continuation prompt: what the working agent reads at the start of the next turn. It carries the
- * auditor's list of what remains and the goal's own limits (BEHAVIOUR C), so the agent knows both the
+ * auditor's list of what remains and the goal's own persisted limits, so the agent knows both the
  * work left and how much room it has.
  */
 import type { Goal, LastAudit } from './types.ts';

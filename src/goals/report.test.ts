@@ -1,4 +1,4 @@
-// BEHAVIOUR C: the auditor judges the last non-empty assistant message, never a tool result.
+// The auditor judges the last non-empty assistant message, never a tool result.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { finalReport } from './report.ts';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createStopHandoff, type StopHandoffOperations } from './stop-handoff.ts';
-import { createMemoryGoalsRepository } from './memory-repo.ts';
+import { createMemoryGoalsRepository } from './memory-repo.test-support.ts';
 import type { Goal } from './types.ts';
 import type { HandoffInput } from './hook-decision.ts';
 

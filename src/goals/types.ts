@@ -1,5 +1,5 @@
 /**
- * Goals (DESIGN "Goals", BEHAVIOUR C): an objective a session is driven toward, judged after every
+ * Goals: an objective a session is driven toward, judged after every
  * finished turn by an independent auditor model. The records, the verdicts and the ports the driver
  * talks through live here; the store, the auditor providers and the continuations implement them.
  */

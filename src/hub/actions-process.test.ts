@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFakeProc, type FakeProc } from '../../test/fakes/fake-proc.ts';
-import { claudeProc, userLine, writeRegistry, writeTranscript } from '../harnesses/claude/discovery/claude-fixtures.ts';
+import { claudeProc, userLine, writeRegistry, writeTranscript } from '../harnesses/claude/discovery/claude-fixtures.test-support.ts';
 import { createClaudeSource } from '../harnesses/claude/discovery/index.ts';
 import { createEventBus } from '../events/index.ts';
 import { MusterError } from '../errors/index.ts';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createFakeProc, type FakeProc } from '../../test/fakes/fake-proc.ts';
-import { claudeProc, metaLine, userLine, writeRegistry, writeTranscript } from '../harnesses/claude/discovery/claude-fixtures.ts';
+import { claudeProc, metaLine, userLine, writeRegistry, writeTranscript } from '../harnesses/claude/discovery/claude-fixtures.test-support.ts';
 import { createClaudeSource } from '../harnesses/claude/discovery/index.ts';
 import { createEventBus, type MusterEvent } from '../events/index.ts';
 import { MusterError } from '../errors/index.ts';

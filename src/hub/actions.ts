@@ -1,5 +1,6 @@
 /**
- * Session actions (BEHAVIOUR E/F): focus, resume and end, for sessions Muster did not launch too.
+ * Session actions: focus, resume and end, for sessions Muster did not launch too. Ids are checked
+ * first; only a verified live process is signalled, with its harness's clean signal.
  * The hub knows sessions; panes arrive through the PaneOps port (tmux/herdr adapters wired in the
  * composition root), the action log through ActionLog (the store). Every action is recorded — who,
  * what, outcome — and published as `session.action.recorded`, failures included.
@@ -8,6 +9,7 @@ import { MusterError, isMusterError } from '../errors/index.ts';
 import type { EventBus } from '../events/index.ts';
 import { isSessionId } from '../harnesses/registry.ts';
 import type { Harness, PaneRef, Session } from '../core/session.ts';
+import { shellQuote } from '../core/shell-quote.ts';
 import type { Hub } from './hub.ts';
 
 export type Actor = 'board' | 'cli' | 'api' | 'mcp';
@@ -99,8 +101,7 @@ export function paneLabel(title: string, fallback: string): string {
 
 /** The command for a person to type (display only; Muster itself never runs a shell). */
 export function shellLine(cwd: string, argv: string[]): string {
-  const q = (s: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
-  return `cd ${q(cwd)} && ${argv.map(q).join(' ')}`;
+  return `cd ${shellQuote(cwd)} && ${argv.map(shellQuote).join(' ')}`;
 }
 
 const newActionId = (now: number): string => `act_${now.toString(36).padStart(9, '0')}${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`;

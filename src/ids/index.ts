@@ -1,5 +1,5 @@
 /**
- * Prefixed, time-sortable ids (STYLE habit 8): `<prefix>_` + 10 characters of millisecond time +
+ * Prefixed, time-sortable ids: `<prefix>_` + 10 characters of millisecond time +
  * 16 random ones, Crockford base32 — they sort by creation time and cannot be guessed. Web Crypto
  * keeps this free of OS modules, so domain folders may use it.
  */

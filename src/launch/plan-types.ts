@@ -1,5 +1,6 @@
 /** What a per-harness launch plan needs and produces. Plans are pure: the wrapper does the I/O. */
 import type { Harness } from '../core/session.ts';
+import { shellQuote } from '../core/shell-quote.ts';
 import type { HarnessHomes } from '../harnesses/adapter.ts';
 import type { StatusAssetName } from '../hooks/install/target.ts';
 
@@ -47,11 +48,6 @@ export interface LaunchPlan {
   sessionId: string | null;
   /** Consequences the user should know about (printed to stderr only when MUSTER_DEBUG is set). */
   notes: string[];
-}
-
-/** Quotes one word for /bin/sh (hook commands are shell strings in every harness). */
-export function shellQuote(word: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 export function hookCommand(ctx: Pick<LaunchContext, 'hookArgv'>, harness: Harness, event: string): string {

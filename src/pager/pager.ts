@@ -1,7 +1,7 @@
 /**
  * The pager: agents open pages (questions, notices), the operator answers or dismisses them, and a
  * waiting tool call gets the answer. Every step is a store row first and an event second, so a
- * restart or a client timeout never loses a question or an answer (DESIGN "Pager").
+ * restart or a client timeout never loses a question or an answer.
  */
 import { MusterError } from '../errors/index.ts';
 import type { EventBus, PageEventType } from '../events/index.ts';

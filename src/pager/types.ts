@@ -84,7 +84,7 @@ export interface PageFilter {
   status?: PageStatus;
   kind?: PageKind;
   sessionId?: string;
-  /** Newest first; default 200, at most 1000. */
+  /** Newest first; default LIMITS.listed (200), at most LIMITS.listedMax (1000). */
   limit?: number;
 }
 

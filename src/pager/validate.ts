@@ -12,6 +12,9 @@ export const LIMITS = {
   choices: 20,
   choice: 200,
   answer: 8000,
+  /** Pages one listing returns when it names no limit, and the most it may ask for. */
+  listed: 200,
+  listedMax: 1000,
 } as const;
 
 export interface AskInput {

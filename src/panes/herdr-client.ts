@@ -1,5 +1,5 @@
 /**
- * herdr's socket API (../shared/harnesses/herdr.md §2): newline-delimited JSON over a Unix socket,
+ * herdr's socket API: newline-delimited JSON over a Unix socket,
  * one request per connection — write one line, read one line, the server closes. The server has
  * no timeout for ordinary calls, so every call carries ours.
  */

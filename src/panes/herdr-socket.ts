@@ -1,5 +1,5 @@
 /**
- * herdr's API socket, resolved as herdr's own CLI does (../shared/harnesses/herdr.md §1):
+ * herdr's API socket, resolved as herdr's own CLI does:
  * HERDR_SOCKET_PATH, else HERDR_SESSION=<name> under the config dir, else the default session.
  * The config dir is $XDG_CONFIG_HOME/herdr, else $HOME/.config/herdr. `herdr-client.sock` is the
  * TUI's binary protocol and is never used.

@@ -1,6 +1,6 @@
 /**
  * The herdr adapter against test/fakes/fake-herdr: herdr itself cannot be installed on these
- * machines, so its socket protocol is exercised against a double of it (../shared/harnesses/herdr.md §9).
+ * machines, so its socket protocol is exercised against a faithful double of it.
  */
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeHerdr, writeStaleSocketFile, type FakeHerdr } from '../../test/fakes/fake-herdr/index.ts';
-import { runPaneContract } from './contract-suite.ts';
+import { runPaneContract } from './contract.test-support.ts';
 import { createHerdrPanes } from './herdr.ts';
 import { herdrCall, HerdrError } from './herdr-client.ts';
 import { resolveHerdrSocket } from './herdr-socket.ts';

@@ -1,8 +1,7 @@
 /**
- * herdr adapter over its socket API (../shared/harnesses/herdr.md). Needs protocol 14+ (the
- * `w1:p1` ids and `pane.process_info`); focus needs 16+ (`pane.focus`). herdr cannot be installed
- * on the test machines: this adapter is tested against test/fakes/fake-herdr, a double of the
- * protocol as documented there.
+ * herdr adapter over its socket API. Needs protocol 14+ (the `w1:p1` ids and `pane.process_info`);
+ * focus needs 16+ (`pane.focus`). herdr cannot be installed on the test machines: this adapter is
+ * tested against test/fakes/fake-herdr, a double of its documented protocol.
  */
 import { HerdrError, herdrCall, type HerdrResult } from './herdr-client.ts';
 import { resolveHerdrSocket } from './herdr-socket.ts';
@@ -85,7 +84,7 @@ export function createHerdrPanes(options: HerdrPanesOptions = {}): HerdrPanes {
       ...(workspaceId ? { workspace_id: workspaceId } : {}),
       tab_label: label,
       focus: true,
-      // layout.apply runs the argv directly: no shell, no quoting (herdr.md §5).
+      // layout.apply runs the argv directly: no shell, no quoting.
       root: { type: 'pane', label, cwd: request.cwd, command: request.argv },
     });
   }

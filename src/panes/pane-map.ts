@@ -1,5 +1,5 @@
 /**
- * pid → pane (BEHAVIOUR G). Two passes over the panes:
+ * pid → pane. Two passes over the panes (the first wins):
  * 1. every foreground process of a pane maps to it — the members of the foreground process group
  *    of the pane's tty (read from the shell's tpgid), plus any the manager reports itself (herdr);
  * 2. every descendant of the pane's shell maps to it unless pass 1 already placed it: an agent is

@@ -1,5 +1,5 @@
 /**
- * Keeps the pid → pane map of every reachable pane manager. Rebuilds are coalesced (BEHAVIOUR G):
+ * Keeps the pid → pane map of every reachable pane manager. Rebuilds are coalesced:
  * at most one running and one queued; every caller that arrives while one is queued shares it, so
  * a burst of focus requests costs two rebuilds, not one per request.
  */

@@ -4,7 +4,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runPaneContract } from './contract-suite.ts';
+import { runPaneContract } from './contract.test-support.ts';
 import { createTmuxPanes, parsePaneLines } from './tmux.ts';
 import { resolveTmuxSocket } from './tmux-socket.ts';
 import { readProcTree } from './proc-tree.ts';

@@ -1,4 +1,4 @@
-// Route tests with no socket: the app is Web-standard, so `app.request` drives it (BEHAVIOUR E).
+// Route tests with no socket: the app is Web-standard, so `app.request` drives it: guards, token, body rules and error envelopes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createApp } from './app.ts';

@@ -1,5 +1,5 @@
 /**
- * JSON body reading with the rules of BEHAVIOUR E: content-type application/json (415), a declared
+ * JSON body reading, the same rules on every route: content-type application/json (415), a declared
  * Content-Length over the limit refused before reading (413), a body that grows past the limit while
  * streaming refused too (413, also when Content-Length lied), and only a JSON object accepted (400).
  */

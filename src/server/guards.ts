@@ -1,5 +1,5 @@
 /**
- * Request guards applied to every route (BEHAVIOUR E), in this order:
+ * Request guards applied to every route, in this order:
  * 1. Host must be a loopback name — defeats DNS rebinding; 403 even with a valid token.
  * 2. Token: `Authorization: Bearer`, or the per-port cookie; `?token=` on a GET sets the cookie and
  *    redirects to the clean URL so the token leaves the address bar. 401 otherwise (but /api/health).

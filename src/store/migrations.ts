@@ -164,7 +164,7 @@ export const MIGRATIONS: Migration[] = [
   },
 ];
 
-/** The store schema marker published in the lock record (BEHAVIOUR A `schemaMarker`). */
+/** The store schema marker published in the lock record (`schemaMarker`: a daemon of another schema is never used). */
 export const SCHEMA_MARKER = `muster-schema-${Math.max(0, ...MIGRATIONS.map((m) => m.version))}`;
 
 export function migrate(db: Database.Database, migrations: Migration[] = MIGRATIONS): number {

@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { DeliveryRecord, Page, PageAnswer, PageFilter, PagesRepository, Transition } from '../pager/types.ts';
+import { LIMITS } from '../pager/validate.ts';
 
 interface PageRow {
   id: string;
@@ -108,7 +109,7 @@ export function createSqlitePagesRepository(db: Database.Database): PagesReposit
       const used = conds.filter((c): c is [string, string] => c[1] !== undefined);
       const where = used.map(([col]) => `${col} = ?`);
       const args = used.map(([, v]) => v);
-      const limit = Math.min(Math.max(1, filter.limit ?? 200), 1000);
+      const limit = Math.min(Math.max(1, filter.limit ?? LIMITS.listed), LIMITS.listedMax);
       const sql = `SELECT * FROM pages ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ${limit}`;
       return db.prepare<string[], PageRow>(sql).all(...args).map((r) => load(r) as Page);
     },

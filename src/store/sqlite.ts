@@ -14,7 +14,7 @@ import { createSqliteBoardRepository } from './board.ts';
 import { createSqliteActionsRepository } from './actions.ts';
 import { createSqlitePagesRepository } from './pages.ts';
 import { createSqliteLaunchesRepository } from './launches.ts';
-import { defaultSettings, validateSettingsPatch, type Settings } from './settings.ts';
+import { settingsFrom, validateSettingsPatch, type Settings } from './settings.ts';
 import type { Store } from './types.ts';
 
 export interface SqliteStoreOptions {
@@ -45,14 +45,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const getSetting = db.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings');
   const putSetting = db.prepare('INSERT INTO settings(key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at');
 
-  const readSettings = (): Settings => {
-    const out = defaultSettings();
-    for (const row of getSetting.all()) {
-      // Keys no longer known are ignored rather than failing the whole read.
-      if (Object.hasOwn(out, row.key)) out[row.key] = JSON.parse(row.value) as Settings[string];
-    }
-    return out;
-  };
+  const readSettings = (): Settings => settingsFrom(getSetting.all().map((row) => [row.key, JSON.parse(row.value)] as const));
 
   const transcriptIndex = createSqliteTranscriptIndex(db);
   return {

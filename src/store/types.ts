@@ -1,6 +1,6 @@
 /**
- * The store's typed repositories. Repositories that a fleet would share (settings, and later pages
- * and goals) are async so a PostgreSQL implementation can satisfy the same interface; the transcript
+ * The store's typed repositories. Repositories that a fleet would share (all but the transcript
+ * index) are async so a PostgreSQL implementation can satisfy the same interface; the transcript
  * index is a per-host cache of per-host files and stays synchronous (it is read in the scan's hot loop).
  */
 import type { TranscriptIndex } from '../discovery/contract.ts';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTui, type EventHandlers, type TuiApi } from './app.ts';
 import type { Key } from './keys.ts';
 import type { Terminal } from './terminal.ts';
-import { session, uuid } from './tui-fixtures.ts';
+import { session, uuid } from './tui-fixtures.test-support.ts';
 
 function fakeTerminal(columns = 80, rows = 24) {
   const writes: string[] = [];

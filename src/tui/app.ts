@@ -12,7 +12,7 @@ import { initialState, type ApiCall, type Effect, type Snapshot, type TuiState }
 import type { SseMessage } from './sse-client.ts';
 import type { Terminal } from './terminal.ts';
 import type { Session } from '../core/session.ts';
-import type { Page } from '../pager/index.ts';
+import { LIMITS, type Page } from '../pager/index.ts';
 import type { Goal } from '../goals/index.ts';
 
 export interface TuiApi {
@@ -109,7 +109,7 @@ export function createTui(opts: TuiOptions): Tui {
     snapshotReady = false;
     const afterHello = helloSeen;
     try {
-      const [s, p, g] = await Promise.all([opts.api.call('GET', '/sessions'), opts.api.call('GET', '/pages?limit=200'), opts.api.call('GET', '/goals')]);
+      const [s, p, g] = await Promise.all([opts.api.call('GET', '/sessions'), opts.api.call('GET', `/pages?limit=${LIMITS.listed}`), opts.api.call('GET', '/goals')]);
       const snap: Snapshot = { sessions: (s.sessions ?? []) as Session[], pages: (p.pages ?? []) as Page[], goals: (g.goals ?? []) as Goal[] };
       let next = applySnapshot(state, snap);
       for (const m of queue) next = applyEvent(next, m);

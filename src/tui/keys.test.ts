@@ -4,7 +4,7 @@ import { handleKey, type Key } from './keys.ts';
 import { sessionRows } from './rows.ts';
 import { applyEvent, applySnapshot } from './state.ts';
 import { initialState, type TuiState } from './types.ts';
-import { goal, page, session, uuid } from './tui-fixtures.ts';
+import { goal, page, session, uuid } from './tui-fixtures.test-support.ts';
 
 const ctx = { now: 1_000_000, pageSize: 5 };
 const k = (ch: string): Key => ({ name: ch.length === 1 ? ch.toLowerCase() : ch, ch: ch.length === 1 ? ch : null, ctrl: false, meta: false, shift: false });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { sessionDetail } from './render-sessions.ts';
 import { initialState } from './types.ts';
 import { createStyler, textWidth } from './ansi.ts';
-import { session, uuid } from './tui-fixtures.ts';
+import { session, uuid } from './tui-fixtures.test-support.ts';
 import type { Session } from '../core/session.ts';
 
 const now = Date.parse('2026-01-01T01:00:00.000Z');

@@ -5,7 +5,7 @@ import { applySnapshot } from './state.ts';
 import { handleKey } from './keys.ts';
 import { initialState, type TuiState } from './types.ts';
 import { textWidth } from './ansi.ts';
-import { goal, page, session, uuid } from './tui-fixtures.ts';
+import { goal, page, session, uuid } from './tui-fixtures.test-support.ts';
 
 // eslint-disable-next-line no-control-regex -- stripping SGR to measure what the terminal shows
 const plain = (l: string) => l.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');

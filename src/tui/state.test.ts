@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyEvent, applySnapshot } from './state.ts';
 import { initialState } from './types.ts';
-import { goal, page, session, uuid } from './tui-fixtures.ts';
+import { goal, page, session, uuid } from './tui-fixtures.test-support.ts';
 
 const base = () => applySnapshot(initialState(), { sessions: [session(1, { pane: { manager: 'tmux', id: '%3' } }), session(2)], pages: [page(1)], goals: [goal(uuid(1))] });
 

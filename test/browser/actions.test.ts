@@ -1,4 +1,4 @@
-// Actions from the session panel against real processes (issue 5 §4, §8; BEHAVIOUR E/F): end a
+// Actions from the session panel against real processes (issue 5): end a
 // live session (its process gets the clean signal and exits), resume a dormant one into a new pane
 // of a private tmux server, focus a live one running in that tmux.
 import { describe, it, before, after } from 'node:test';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envFor, REPO, splitBoardUrl, startServe, tempHome, waitExit } from '../e2e/kit.ts';
 import { cwdToSlug } from '../../src/harnesses/claude/discovery/slug.ts';
-import { assistantLine, registryJson, userLine } from '../../src/harnesses/claude/discovery/claude-fixtures.ts';
+import { assistantLine, registryJson, userLine } from '../../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 
 export const CHROMIUM = process.env.MUSTER_CHROMIUM ?? '/usr/bin/chromium';
 export const ARTIFACTS = join(REPO, 'test-results', 'browser');

@@ -5,7 +5,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { foreignRequests, screenshot, spawnFakeClaude, startBoard, writeClaudeSession, type BoardRig, waitInPage } from './browser-kit.ts';
-import { PNG_1PX, SVG_WITH_SCRIPT } from '../../src/board/board-fixtures.ts';
+import { PNG_1PX, SVG_WITH_SCRIPT } from '../../src/board/board-fixtures.test-support.ts';
 
 const A = { id: '40437031-5c17-43a7-8062-c5f8980812c9', cwd: '/home/dev/muster', title: 'Board canvas' };
 const B = { id: '2e0e7aa2-3d62-481c-8a50-166cd0ac192f', cwd: '/home/dev/muster', title: 'Pager inbox', ts: '2026-11-29T10:00:00.000Z' };

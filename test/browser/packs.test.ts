@@ -4,7 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBoard, waitInPage, type BoardRig } from './browser-kit.ts';
-import { PNG_1PX } from '../../src/board/board-fixtures.ts';
+import { PNG_1PX } from '../../src/board/board-fixtures.test-support.ts';
 
 interface PackBody { id: string; name: string; builtin: boolean; characters: { id: string; emoji?: string; file?: string; harness?: string }[] }
 

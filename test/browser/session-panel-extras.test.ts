@@ -6,7 +6,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { spawnFakeClaude, startBoard, startTicks, type BoardRig } from './browser-kit.ts';
-import { assistantLine, metaLine, userLine, writeRegistry, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.ts';
+import { assistantLine, metaLine, userLine, writeRegistry, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 
 const PARENT = '40437031-5c17-43a7-8062-c5f8980812c9';
 const FORK = '2e0e7aa2-3d62-481c-8a50-166cd0ac192f';

@@ -10,9 +10,9 @@ import { execFile, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { envFor, runCli, startServe, tempHome, until, waitExit } from './kit.ts';
-import { execRollout, writeRollout } from '../../src/harnesses/codex/discovery/test-fixtures.ts';
-import { assistantMessage, createFixtureStore, userMessage } from '../../src/harnesses/opencode/discovery/fixture-store.ts';
-import { assistant, header, ompExit, ompModelChange, ompTitle, piModelChange, sessionFileName, user, writeSession } from '../../src/harnesses/pi/discovery/fixture-records.ts';
+import { execRollout, writeRollout } from '../../src/harnesses/codex/discovery/rollout-fixtures.test-support.ts';
+import { assistantMessage, createFixtureStore, userMessage } from '../../src/harnesses/opencode/discovery/fixture-store.test-support.ts';
+import { assistant, header, ompExit, ompModelChange, ompTitle, piModelChange, sessionFileName, user, writeSession } from '../../src/harnesses/pi/discovery/fixture-records.test-support.ts';
 import { ompSessionDirName, piSessionDirName } from '../../src/harnesses/pi/discovery/index.ts';
 
 const CODEX = '01a22b39-94a8-7390-a4d1-3b90055e3b41';
@@ -22,7 +22,7 @@ const OMP = '019a7f3e-1c2d-7e4f-8a9b-0c1d2e3f4a5c';
 const HOUR_AGO = new Date(Date.now() - 3_600_000);
 const iso = (msAgo: number): string => new Date(Date.now() - msAgo).toISOString();
 
-/** Each harness's own resume command (../shared/harnesses/*.md), spelled out rather than asked of the source. */
+/** Each harness's own resume command, spelled out rather than asked of the source. */
 const EXPECTED: Record<string, { id: string; argv: string[]; dir: string }> = {
   codex: { id: CODEX, argv: ['codex', 'resume', CODEX], dir: 'codex proj' },
   opencode: { id: OPENCODE, argv: ['opencode', '-s', OPENCODE], dir: 'opencode-proj' },

@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { BIN, envFor, runCli, sleep, splitBoardUrl, startServe, tempHome, waitExit } from './kit.ts';
-import { registryJson, userLine, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.ts';
+import { registryJson, userLine, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 
 const SID = '8e1f2a3b-4c5d-4e6f-8a7b-9c0d1e2f3a4b';
 

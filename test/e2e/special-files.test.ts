@@ -7,7 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { makeSpecialFile } from '../fakes/special-files.ts';
 import { envFor, isAlive, runCli, splitBoardUrl, startServe, tempHome, waitExit } from './kit.ts';
-import { userLine, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.ts';
+import { userLine, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 
 const SID = '0b8b9c36-4f7e-4b11-9a55-3c0e1f2a7d10';
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, envFor, sleep, startServe, tempHome, waitExit } from './kit.ts';
 import { startTmux, type Pane, type Tmux } from '../harness/kit/tmux.ts';
-import { userLine, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.ts';
+import { userLine, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 
 const ID = '0b8b9c36-4f7e-4b11-9a55-3c0e1f2a7d10';
 

@@ -11,7 +11,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { BIN, envFor, runCli, splitBoardUrl, startServe, tempHome, until, waitExit } from './kit.ts';
 import { callTool, connectMcp, openSse, type SseReader } from './pager-kit.ts';
 import { startTmux, type Pane, type Tmux } from '../harness/kit/tmux.ts';
-import { registryJson, userLine, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.ts';
+import { registryJson, userLine, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 
 const LIVE = '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
 const DORMANT = '0b8b9c36-4f7e-4b11-9a55-3c0e1f2a7d10';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { envFor, isAlive, runCli, sleep, startServe, splitBoardUrl, tempHome, until, waitExit } from './kit.ts';
-import { userLine, writeRegistry, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.ts';
+import { userLine, writeRegistry, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 
 const SID = '7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
 const startTicks = (pid: number): number => {

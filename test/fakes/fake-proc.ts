@@ -1,6 +1,6 @@
 /**
- * The one in-memory ProcPort double for source and pane unit tests (STYLE habit 13: fakes live
- * here, never copy-pasted). It behaves like the kernel where sources rely on it: a process that
+ * The one in-memory ProcPort double for source and pane unit tests (test doubles live in test/fakes/,
+ * never copy-pasted). It behaves like the kernel where sources rely on it: a process that
  * exits drops its locks, a signal to a gone pid returns false, pid reuse shows as new start ticks.
  */
 import { statSync } from 'node:fs';

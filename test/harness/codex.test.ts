@@ -244,7 +244,7 @@ describe('codex 0.171.0 against the fake model', () => {
       process.kill(pane.pid, 'SIGTERM'); // a daemon client only detaches
       const detached = await waitForSession(h, 'detached but running', (x) => x.id === s.id && x.live && x.status === 'working' && !x.pids.includes(pane.pid), 30_000);
       assert.equal(detached.canEnd, true, 'a running daemon turn can be interrupted');
-      // When the turn ends (≤ 40 s) the unclaimed thread only lingers in the daemon: dormant (BEHAVIOUR H)…
+      // When the turn ends (≤ 40 s) the unclaimed thread only lingers in the daemon, which no TUI claims: dormant…
       const lingering = await waitForSession(h, 'dormant once the detached turn ends', (x) => x.id === s.id && !x.live, 90_000);
       assert.equal(lingering.status, 'ended');
       // …and the daemon unloads the idle, unsubscribed thread about 60 s later: lock released and deleted.

@@ -1,7 +1,8 @@
 /**
  * Smoke tier: each real, pinned harness CLI runs headless, offline, against the fake model, makes
  * one tool round trip (`TOOL_BASH` → shell tool → `tool done`), and leaves its session file where
- * the field guide says. Run: node --import tsx --test --test-concurrency=1 test/harness/smoke.test.ts
+ * that version writes it (kit/session-paths.ts).
+ * Run: node --import tsx --test --test-concurrency=1 test/harness/smoke.test.ts
  * (the first run installs the CLIs, ~1 GB, into the harness cache).
  */
 import assert from 'node:assert/strict';

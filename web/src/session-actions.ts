@@ -1,4 +1,4 @@
-/** Focus, resume and end (BEHAVIOUR E/F), each turned into one sentence the operator can act on. */
+/** Focus, resume and end, each answer (ended, not running, unsupported, no pane manager…) turned into one sentence the operator can act on. */
 import { api, ApiError } from './api.ts';
 
 export type ActionName = 'focus' | 'resume' | 'end';

@@ -1,5 +1,5 @@
 /**
- * `muster <harness> [--name NAME] [harness args…]` (BEHAVIOUR B): start the daemon if needed (a
+ * `muster <harness> [--name NAME] [harness args…]`: start the daemon if needed (a
  * person is starting an agent; once it runs, nothing here starts a daemon again),
  * register a launch, write the per-process config (0600, MUSTER_HOME/launch/<id>/), then run the
  * harness in the foreground wired to Muster and return its exit code. The user's own config files

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { isMusterError } from '../../errors/index.ts';
 import { acquireLock } from './acquire.ts';
 import { defaultLockOperations } from './operations.ts';
-import { IDENTITY, OUR_PID, errno, fakeWorld, makeRecord, tempLock, ticks, writeRecordFile } from './lock-fakes.ts';
+import { IDENTITY, OUR_PID, errno, fakeWorld, makeRecord, tempLock, ticks, writeRecordFile } from './lock-fakes.test-support.ts';
 
 /** Asserts `p` rejects with a MusterError of `code`; returns it for further checks. */
 async function rejectsWith(p: Promise<unknown>, code: string) {

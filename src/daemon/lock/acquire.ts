@@ -1,5 +1,5 @@
 /**
- * Acquiring the single-instance lock (../shared/BEHAVIOUR.md section A), bounded in attempts.
+ * Acquiring the single-instance lock, bounded in attempts (5).
  * Each attempt claims the lock by staging + link(); on EEXIST it judges the owner: live → a
  * typed failure, never displaced; gone → try again; stale → reclaim under `<lock>.reclaim`.
  */

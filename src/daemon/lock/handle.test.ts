@@ -4,7 +4,7 @@ import { readFileSync, rmSync, statSync } from 'node:fs';
 import { isMusterError } from '../../errors/index.ts';
 import { acquireLock } from './acquire.ts';
 import { readLock } from './read-lock.ts';
-import { ENDPOINTS, IDENTITY, OUR_PID, errno, fakeWorld, makeRecord, tempLock, writeRecordFile } from './lock-fakes.ts';
+import { ENDPOINTS, IDENTITY, OUR_PID, errno, fakeWorld, makeRecord, tempLock, writeRecordFile } from './lock-fakes.test-support.ts';
 
 async function held(fs: Parameters<typeof fakeWorld>[0] = {}) {
   const lock = tempLock();

@@ -1,5 +1,6 @@
 /**
- * The single-instance lock beside the store (../shared/BEHAVIOUR.md section A).
+ * The single-instance lock beside the store: one daemon per MUSTER_HOME, claimed by link(), read
+ * with distrust, reclaimed only from a dead or reused pid, released only by its holder.
  */
 export { acquireLock } from './acquire.ts';
 export { readLock } from './read-lock.ts';

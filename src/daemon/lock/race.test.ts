@@ -1,5 +1,5 @@
 /**
- * Real processes racing for one lock (BEHAVIOUR A: "a separate test races real processes").
+ * Real processes racing for one lock (the other lock tests inject the OS; this one does not).
  * Ten children contend at once, several rounds, on a free lock and on stale ones.
  */
 import { after, before, describe, it } from 'node:test';
@@ -10,11 +10,11 @@ import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { realStartTime } from './start-time.ts';
-import { makeRecord, tempLock, writeRecordFile } from './lock-fakes.ts';
+import { makeRecord, tempLock, writeRecordFile } from './lock-fakes.test-support.ts';
 
 const CHILDREN = 10;
 const WAIT_MS = 60_000;
-const childScript = fileURLToPath(new URL('./race-child.ts', import.meta.url));
+const childScript = fileURLToPath(new URL('./race-child.test-support.ts', import.meta.url));
 
 interface Report { pid: number; outcome: string; details?: unknown }
 

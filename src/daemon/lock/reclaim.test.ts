@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { isMusterError } from '../../errors/index.ts';
 import { acquireLock } from './acquire.ts';
 import { defaultLockOperations } from './operations.ts';
-import { IDENTITY, OUR_PID, fakeWorld, makeRecord, tempLock, ticks, writeRecordFile } from './lock-fakes.ts';
+import { IDENTITY, OUR_PID, fakeWorld, makeRecord, tempLock, ticks, writeRecordFile } from './lock-fakes.test-support.ts';
 
 const acquire = (lockPath: string, world: ReturnType<typeof fakeWorld>) =>
   acquireLock({ lockPath, identity: IDENTITY, pid: OUR_PID, ops: world.ops });

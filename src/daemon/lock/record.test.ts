@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readLock } from './read-lock.ts';
 import { parseOwnerHint, validateEndpoints, validateRecord } from './record.ts';
-import { ENDPOINTS, IDENTITY, fakeWorld, makeRecord, tempLock, ticks, writeRecordFile } from './lock-fakes.ts';
+import { ENDPOINTS, IDENTITY, fakeWorld, makeRecord, tempLock, ticks, writeRecordFile } from './lock-fakes.test-support.ts';
 
 describe('validateRecord (readers distrust the record)', () => {
   it('accepts a well-formed record and keeps only known fields', () => {

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { createStartTimeReader, parseBootTimeMs, parseStatStartTicks, realStartTime, startTimesDisagree } from './start-time.ts';
-import { tempLock, ticks } from './lock-fakes.ts';
+import { tempLock, ticks } from './lock-fakes.test-support.ts';
 import { createFakePs, withPathAndZone } from '../../../test/fakes/fake-ps.ts';
 
 /** A /proc/<pid>/stat line with `comm` and start ticks `n` in field 22. */

@@ -1,5 +1,5 @@
 /**
- * Shapes of the single-instance lock (../shared/BEHAVIOUR.md section A). The lock record is the
+ * Shapes of the single-instance lock. The lock record is the
  * one file every Muster process reads to learn who owns the store and where it listens.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Incremental, tolerant JSONL reading by byte offset (STYLE habit 6). Lines are split on the
+ * Incremental, tolerant JSONL reading by byte offset. Lines are split on the
  * '\n' byte only — never `readline`, which also breaks on U+2028/U+2029 and would hand us a
  * half-written last line. Content problems are counted, never thrown.
  */

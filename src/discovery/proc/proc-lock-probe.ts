@@ -1,5 +1,5 @@
 /**
- * BEHAVIOUR D: "is this file locked by someone else?" without ever taking the lock. Taking it
+ * "Is this file locked by someone else?" without ever blocking or taking the lock. Taking it
  * (even non-blocking flock) could race the real owner's startup and make it fail; /proc/locks
  * answers from the kernel's table. A hit is matched by inode and device; an inode-only hit is
  * confirmed through the holder's /proc/<pid>/fd links, which guards against a device number

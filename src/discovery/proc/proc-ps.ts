@@ -1,6 +1,7 @@
 /**
  * Degraded ProcPort for hosts without /proc (macOS): the process table from `ps`, no cwd/exe,
- * no lock table (probeLock answers null so callers fall back to another signal, BEHAVIOUR D).
+ * no lock table (probeLock answers null, "cannot tell", which is not "free": callers fall back to
+ * another signal).
  * `ps` is spawned once per snapshot, never per process.
  */
 import { execFileSync } from 'node:child_process';

@@ -64,7 +64,7 @@ export interface ProcPort {
   /** Parsed /proc/locks ([] where there is none, e.g. macOS). */
   locks(): FileLock[];
   /**
-   * BEHAVIOUR D: is `path` locked by another process? true (held), false (free; a missing file means
+   * Is `path` locked by another process? true (held), false (free; a missing file means
    * never claimed), null (cannot tell on this host). Never blocks, never takes the lock.
    */
   probeLock(path: string): boolean | null;

@@ -9,7 +9,7 @@ import { runAdapterContract } from '../contract.test-support.ts';
 import { claude } from './index.ts';
 import { createProc } from '../../discovery/proc/index.ts';
 import { createClaudeSource } from './discovery/source.ts';
-import { assistantLine, SID, SID2, tempHome, userLine, writeRegistry, writeTranscript } from './discovery/claude-fixtures.ts';
+import { assistantLine, SID, SID2, tempHome, userLine, writeRegistry, writeTranscript } from './discovery/claude-fixtures.test-support.ts';
 
 runAdapterContract(claude, async () => {
   const home = tempHome();

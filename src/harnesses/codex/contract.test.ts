@@ -9,7 +9,7 @@ import { codex } from './index.ts';
 import { createFakeProc } from '../../../test/fakes/fake-proc.ts';
 import { createCodexSource } from './discovery/source.ts';
 import { NATIVE, makeCodexHome, touchLock, withRealInodes } from './discovery/source-helpers.test-support.ts';
-import { execRollout, rec, writeRollout } from './discovery/test-fixtures.ts';
+import { execRollout, rec, writeRollout } from './discovery/rollout-fixtures.test-support.ts';
 
 const DORMANT = '01a22b39-94a8-7390-a4d1-3b90055e3b40';
 const LIVE = '01a22b3b-ccb3-7501-8aef-a297accbc975';

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { codexHooks } from './hooks.ts';
 
 /** A real `notify` call of Codex 0.171.0: `<time>\t<ppid>\t<the one argv argument>` (fixtures/). */
-const NOTIFY = new URL('./fixtures/notify-agent-turn-complete.log', import.meta.url);
+const NOTIFY = new URL('./fixtures/notify-agent-turn-complete.txt', import.meta.url);
 
 test('Codex hooks and notify; the thread id names the session', () => {
   const line = readFileSync(NOTIFY, 'utf8');

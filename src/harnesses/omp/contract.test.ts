@@ -10,7 +10,7 @@ import { runAdapterContract } from '../contract.test-support.ts';
 import { omp } from './index.ts';
 import { createProc } from '../../discovery/proc/index.ts';
 import { ompSessionDirName } from '../pi/discovery/index.ts';
-import { assistant, header, ompExit, ompTitle, sessionFileName, user, writeSession } from '../pi/discovery/fixture-records.ts';
+import { assistant, header, ompExit, ompTitle, sessionFileName, user, writeSession } from '../pi/discovery/fixture-records.test-support.ts';
 import { createOmpSource } from './discovery/omp-source.ts';
 
 const DORMANT = '01a22b3f-1418-70af-926e-e05b29b6c8c0';

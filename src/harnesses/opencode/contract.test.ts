@@ -10,7 +10,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { runAdapterContract } from '../contract.test-support.ts';
 import { opencode } from './index.ts';
-import { assistantMessage, createFixtureStore, fixtureSessionId, userMessage } from './discovery/fixture-store.ts';
+import { assistantMessage, createFixtureStore, fixtureSessionId, userMessage } from './discovery/fixture-store.test-support.ts';
 import { createOpenCodeSource } from './discovery/source.ts';
 
 runAdapterContract(opencode, async () => {

@@ -11,7 +11,7 @@ import { pi } from './index.ts';
 import { createProc } from '../../discovery/proc/index.ts';
 import { createPiSource } from './discovery/pi-source.ts';
 import { piSessionDirName } from './discovery/session-files.ts';
-import { assistant, header, sessionFileName, user, writeSession } from './discovery/fixture-records.ts';
+import { assistant, header, sessionFileName, user, writeSession } from './discovery/fixture-records.test-support.ts';
 
 const DORMANT = '01a22b3e-21fc-76aa-a3ce-53d61728d075';
 const LIVE = '01a22b44-a76b-74d9-abab-032e3da72c1f';

@@ -1,6 +1,6 @@
 /**
  * The notification port: one message about one page, sent through one channel (desktop, webhook…).
- * Contract (channels/contract-suite.ts): `send` never throws — a failure is returned as
+ * Contract (channels/contract.test-support.ts): `send` never throws — a failure is returned as
  * `{ ok: false, error }` so it is recorded and shown, never reported as sent.
  */
 export interface PageNotification {

@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDesktopChannel, type RunResult } from './desktop.ts';
-import { channelContract, sampleNotification } from './contract-suite.ts';
+import { channelContract, sampleNotification } from './contract.test-support.ts';
 
 const run = (argv: string[]) =>
   new Promise<RunResult>((resolve) =>

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { createWebhookChannel } from './webhook.ts';
-import { channelContract, sampleNotification } from './contract-suite.ts';
+import { channelContract, sampleNotification } from './contract.test-support.ts';
 
 interface Hit { path: string; type: string; body: string }
 

@@ -1,5 +1,5 @@
 /**
- * Session actions (BEHAVIOUR E): POST /api/focus|resume|end { sessionId } and GET /api/actions.
+ * Session actions: POST /api/focus|resume|end { sessionId } and GET /api/actions.
  * focus and end take an optional `pid`: one of the session's live processes (404 process_not_found
  * otherwise), for a session open in several at once.
  * end → 204 ended, 409 not running, 501 unsupported; resume → resumed | already_live (focused
@@ -9,8 +9,8 @@
 import type { Context } from 'hono';
 import { MusterError } from '../../errors/index.ts';
 import type { Actions, ActionRecord, Actor } from '../../hub/actions.ts';
-import { isSessionId } from '../../harnesses/registry.ts';
 import { readJsonObject } from '../body.ts';
+import { bodySessionId, optBoolean, optInteger, optSessionIdIn, queryInt } from '../input.ts';
 import type { App, AppEnv } from '../env.ts';
 
 export interface ActionRouteOptions {
@@ -27,17 +27,13 @@ function actorOf(c: Context<AppEnv>, claimed: unknown): Actor {
 
 /** The optional `pid` of focus and end: a positive integer when present. */
 function pidOf(body: Record<string, unknown>): { pid?: number } {
-  if (body.pid === undefined) return {};
-  if (typeof body.pid !== 'number' || !Number.isSafeInteger(body.pid) || body.pid <= 0) throw new MusterError('invalid_body', 'pid must be a positive integer');
-  return { pid: body.pid };
+  const pid = optInteger(body.pid, 'pid', 1);
+  return pid === undefined ? {} : { pid };
 }
 
 async function readRequest(c: Context<AppEnv>): Promise<{ sessionId: string; actor: Actor; body: Record<string, unknown> }> {
   const body = await readJsonObject(c);
-  const id = body.sessionId;
-  if (typeof id !== 'string') throw new MusterError('invalid_body', 'send { "sessionId": "<id>" }');
-  if (!isSessionId(id)) throw new MusterError('invalid_id', 'not a session id (a UUID, or ses_ followed by 26 letters and digits)');
-  return { sessionId: id, actor: actorOf(c, body.via), body };
+  return { sessionId: bodySessionId(body.sessionId), actor: actorOf(c, body.via), body };
 }
 
 export function actionRoutes(opts: ActionRouteOptions) {
@@ -48,8 +44,7 @@ export function actionRoutes(opts: ActionRouteOptions) {
     });
     app.post('/api/resume', async (c) => {
       const r = await readRequest(c);
-      if (r.body.print !== undefined && typeof r.body.print !== 'boolean') throw new MusterError('invalid_body', 'print must be true or false');
-      const answer = await opts.actions.resume(r.sessionId, r.actor, { print: r.body.print === true });
+      const answer = await opts.actions.resume(r.sessionId, r.actor, { print: optBoolean(r.body.print, 'print') === true });
       if (answer.outcome === 'printed') return c.json({ ok: true, argv: answer.argv, cwd: answer.cwd });
       return c.json({ ok: true, ...answer });
     });
@@ -61,9 +56,7 @@ export function actionRoutes(opts: ActionRouteOptions) {
     app.get('/api/actions', async (c) => {
       if (!opts.history) throw new MusterError('unsupported', 'no action log');
       const q = c.req.query();
-      if (q.sessionId !== undefined && !isSessionId(q.sessionId)) throw new MusterError('invalid_id', 'not a session id');
-      if (q.limit !== undefined && !/^\d{1,4}$/.test(q.limit)) throw new MusterError('invalid_argument', 'limit must be a number from 1 to 1000');
-      const actions = await opts.history.list({ sessionId: q.sessionId, limit: q.limit === undefined ? undefined : Number(q.limit) });
+      const actions = await opts.history.list({ sessionId: optSessionIdIn(q.sessionId), limit: queryInt(q.limit, 'limit', 1, 1000) });
       return c.json({ ok: true, actions });
     });
   };

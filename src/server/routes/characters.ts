@@ -1,5 +1,5 @@
 /**
- * Who shows which character (BEHAVIOUR E): GET /api/characters, POST /api/characters/assign
+ * Who shows which character: GET /api/characters, POST /api/characters/assign
  * (per harness), /override (per session), /active (the pack unassigned sessions draw from).
  * Every change answers the new state and is published as `board.characters.changed`.
  */

@@ -3,7 +3,8 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createApp } from '../app.ts';
 import { goalRoutes } from './goals.ts';
-import { createGoals, createMemoryGoalsRepository } from '../../goals/index.ts';
+import { createGoals } from '../../goals/index.ts';
+import { createMemoryGoalsRepository } from '../../goals/memory-repo.test-support.ts';
 
 const TOKEN = 't'.repeat(32);
 const SID = '3f2a1b4c-5d6e-4f70-8a9b-0c1d2e3f4a5b';

@@ -11,11 +11,10 @@
  */
 import type { Context } from 'hono';
 import { MusterError } from '../../errors/index.ts';
-import type { Goals, TurnFinished } from '../../goals/index.ts';
+import { MAX_OBJECTIVE, type Goals, type TurnFinished } from '../../goals/index.ts';
 import { type Harness } from '../../core/session.ts';
-import { HARNESSES } from '../../harnesses/registry.ts';
-import { isSessionId } from '../../harnesses/registry.ts';
 import { readJsonObject } from '../body.ts';
+import { bodySessionId, harnessIn, optHarness, optNonNegative, optOneOf, optText, queryInt } from '../input.ts';
 import type { App, AppEnv } from '../env.ts';
 
 export interface GoalRouteOptions {
@@ -24,33 +23,16 @@ export interface GoalRouteOptions {
   harnessOf?(sessionId: string): Harness | undefined | Promise<Harness | undefined>;
 }
 
-const str = (v: unknown, name: string, max = 8000): string | undefined => {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string' || v.length > max) throw new MusterError('invalid_body', `${name} must be a string of at most ${max} characters`);
-  return v;
-};
-const harnessIn = (v: unknown): Harness | undefined => {
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string' || !(HARNESSES as readonly string[]).includes(v)) throw new MusterError('invalid_body', `harness must be one of ${HARNESSES.join(', ')}`);
-  return v as Harness;
-};
-const sessionIn = (v: unknown): string => {
-  if (typeof v !== 'string') throw new MusterError('invalid_body', 'send { "sessionId": "<id>", … }');
-  if (!isSessionId(v)) throw new MusterError('invalid_id', 'not a session id (a UUID, or ses_ followed by 26 letters and digits)');
-  return v;
-};
+const TURN_OUTCOMES: readonly NonNullable<TurnFinished['outcome']>[] = ['completed', 'interrupted', 'failed'];
 
 async function readTurn(c: Context<AppEnv>): Promise<TurnFinished> {
   const b = await readJsonObject(c, 1024 * 1024);
   const harness = harnessIn(b.harness);
-  if (!harness) throw new MusterError('invalid_body', 'a turn needs its harness');
-  const tokens = b.tokens === undefined ? 0 : b.tokens;
-  if (typeof tokens !== 'number' || !Number.isFinite(tokens) || tokens < 0) throw new MusterError('invalid_body', 'tokens must be a non-negative number');
-  const outcome = b.outcome ?? 'completed';
-  if (!['completed', 'interrupted', 'failed'].includes(outcome as string)) throw new MusterError('invalid_body', 'outcome must be completed, interrupted or failed');
   return {
-    sessionId: sessionIn(b.sessionId), harness, lastAssistantText: str(b.lastAssistantText, 'lastAssistantText', 1024 * 1024) ?? null, tokens,
-    model: str(b.model, 'model', 200) ?? null, cwd: str(b.cwd, 'cwd', 4096) ?? null, outcome: outcome as TurnFinished['outcome'],
+    sessionId: bodySessionId(b.sessionId), harness, lastAssistantText: optText(b.lastAssistantText, 'lastAssistantText', 1024 * 1024) ?? null,
+    tokens: optNonNegative(b.tokens, 'tokens') ?? 0,
+    model: optText(b.model, 'model', 200) ?? null, cwd: optText(b.cwd, 'cwd', 4096) ?? null,
+    outcome: optOneOf(b.outcome, TURN_OUTCOMES, 'outcome', 'invalid_body') ?? 'completed',
     delivers: b.delivers === undefined ? true : b.delivers === true,
   };
 }
@@ -60,9 +42,7 @@ export function goalRoutes(opts: GoalRouteOptions) {
   return (app: App) => {
     app.get('/api/goals', async (c) => {
       const q = c.req.query();
-      const limit = q.limit === undefined ? undefined : Number(q.limit);
-      if (limit !== undefined && !Number.isInteger(limit)) throw new MusterError('invalid_argument', 'limit must be an integer');
-      return c.json({ ok: true, goals: await goals.list({ status: q.status, limit }) });
+      return c.json({ ok: true, goals: await goals.list({ status: q.status, limit: queryInt(q.limit, 'limit', 1, 1000) }) });
     });
     app.post('/api/goals/turn', async (c) => {
       const d = await goals.onTurnFinished(await readTurn(c));
@@ -70,10 +50,10 @@ export function goalRoutes(opts: GoalRouteOptions) {
     });
     app.post('/api/goals', async (c) => {
       const b = await readJsonObject(c);
-      const sessionId = sessionIn(b.sessionId);
-      const harness = harnessIn(b.harness) ?? (await opts.harnessOf?.(sessionId));
+      const sessionId = bodySessionId(b.sessionId);
+      const harness = optHarness(b.harness) ?? (await opts.harnessOf?.(sessionId));
       if (!harness) throw new MusterError('session_not_found', `no session ${sessionId} is known; send its harness too`);
-      const goal = await goals.set({ sessionId, harness, objective: str(b.objective, 'objective') ?? '', tokenBudget: b.tokenBudget, maxTurns: b.maxTurns, auditor: str(b.auditor, 'auditor', 200) });
+      const goal = await goals.set({ sessionId, harness, objective: optText(b.objective, 'objective', MAX_OBJECTIVE) ?? '', tokenBudget: b.tokenBudget, maxTurns: b.maxTurns, auditor: optText(b.auditor, 'auditor', 200) });
       return c.json({ ok: true, goal }, 201);
     });
     app.get('/api/goals/:ref', async (c) => c.json({ ok: true, goal: await goals.get(c.req.param('ref')) }));
@@ -81,7 +61,7 @@ export function goalRoutes(opts: GoalRouteOptions) {
     app.post('/api/goals/:ref/resume', async (c) => {
       const hasBody = (c.req.header('content-length') ?? '0') !== '0';
       const b = hasBody ? await readJsonObject(c) : {};
-      const goal = await goals.resume(c.req.param('ref'), { prompt: str(b.prompt, 'prompt'), tokenBudget: b.tokenBudget, maxTurns: b.maxTurns });
+      const goal = await goals.resume(c.req.param('ref'), { prompt: optText(b.prompt, 'prompt', MAX_OBJECTIVE), tokenBudget: b.tokenBudget, maxTurns: b.maxTurns });
       return c.json({ ok: true, goal });
     });
     const clear = async (c: Context<AppEnv>) => c.json({ ok: true, cleared: await goals.clear(c.req.param('ref') ?? '') });

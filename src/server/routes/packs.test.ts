@@ -1,4 +1,4 @@
-// Board routes with no socket (app.request): packs, pack files (BEHAVIOUR E), characters, scene.
+// Board routes with no socket (app.request): packs, pack files (listed ones only, inert headers), characters, scene.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createApp } from '../app.ts';
@@ -6,7 +6,7 @@ import { packRoutes, packFilePath, PACK_FILE_CSP } from './packs.ts';
 import { characterRoutes } from './characters.ts';
 import { sceneRoutes } from './scene.ts';
 import { createEventBus } from '../../events/index.ts';
-import { createBoardFixture, PNG_1PX, SVG_WITH_SCRIPT } from '../../board/board-fixtures.ts';
+import { createBoardFixture, PNG_1PX, SVG_WITH_SCRIPT } from '../../board/board-fixtures.test-support.ts';
 
 const TOKEN = 'b'.repeat(43);
 const PORT = 7002;

@@ -1,5 +1,5 @@
 /**
- * Character packs (BEHAVIOUR E): POST /api/packs (create; `{ name?, from }` copies a pack), /api/packs/rename|delete|emoji|image|remove,
+ * Character packs: POST /api/packs (create; `{ name?, from }` copies a pack), /api/packs/rename|delete|emoji|image|remove,
  * and GET /api/packs/<pack>/<file> — a file is served only if its pack lists it, from exactly two
  * path parts, inert (nosniff, a sandboxing CSP: an SVG opened directly runs no script on our
  * origin), immutable-cached only when `?v=` is its content hash.
@@ -10,7 +10,7 @@ import type { EventBus } from '../../events/index.ts';
 import { readJsonObject } from '../body.ts';
 import type { App } from '../env.ts';
 
-/** Request limit of an image upload (BEHAVIOUR E): 1.5 MiB of JSON carrying base64 bytes. */
+/** Request limit of an image upload: 1.5 MiB of JSON carrying base64 bytes (every other route: 64 KiB). */
 export const IMAGE_BODY_LIMIT = 1.5 * 1024 * 1024;
 export const PACK_FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 const PREFIX = '/api/packs/';

@@ -10,10 +10,9 @@
  * and POST /api/pages/:id/cancel. The caller names itself with the MCP identity headers
  * (x-muster-session-id, x-muster-launch-id, x-muster-harness, x-muster-cwd).
  */
-import { MusterError } from '../../errors/index.ts';
-import { PAGE_KINDS, PAGE_STATUSES, resolveAttribution, type Caller, type Pager, type PageFilter, type PageKind, type PageStatus, type SessionLookup } from '../../pager/index.ts';
-import { isSessionId } from '../../harnesses/registry.ts';
+import { LIMITS, PAGE_KINDS, PAGE_STATUSES, resolveAttribution, type Caller, type Pager, type PageFilter, type SessionLookup } from '../../pager/index.ts';
 import { readJsonObject } from '../body.ts';
+import { optNonNegative, optOneOf, optSessionIdIn, queryInt } from '../input.ts';
 import type { Context } from 'hono';
 import type { App, AppEnv } from '../env.ts';
 
@@ -27,22 +26,14 @@ function callerOf(c: Context<AppEnv>, sessions: SessionLookup): Caller {
 
 export function parsePageFilter(q: Record<string, string | undefined>): PageFilter {
   const f: PageFilter = {};
-  if (q.status !== undefined) {
-    if (!(PAGE_STATUSES as readonly string[]).includes(q.status)) throw new MusterError('invalid_argument', `status must be one of ${PAGE_STATUSES.join(', ')}`);
-    f.status = q.status as PageStatus;
-  }
-  if (q.kind !== undefined) {
-    if (!(PAGE_KINDS as readonly string[]).includes(q.kind)) throw new MusterError('invalid_argument', `kind must be one of ${PAGE_KINDS.join(', ')}`);
-    f.kind = q.kind as PageKind;
-  }
-  if (q.sessionId !== undefined) {
-    if (!isSessionId(q.sessionId)) throw new MusterError('invalid_id', 'sessionId is not a session id');
-    f.sessionId = q.sessionId;
-  }
-  if (q.limit !== undefined) {
-    if (!/^\d{1,4}$/.test(q.limit) || Number(q.limit) < 1 || Number(q.limit) > 1000) throw new MusterError('invalid_argument', 'limit must be 1..1000');
-    f.limit = Number(q.limit);
-  }
+  const status = optOneOf(q.status, PAGE_STATUSES, 'status');
+  if (status !== undefined) f.status = status;
+  const kind = optOneOf(q.kind, PAGE_KINDS, 'kind');
+  if (kind !== undefined) f.kind = kind;
+  const sessionId = optSessionIdIn(q.sessionId);
+  if (sessionId !== undefined) f.sessionId = sessionId;
+  const limit = queryInt(q.limit, 'limit', 1, LIMITS.listedMax);
+  if (limit !== undefined) f.limit = limit;
   return f;
 }
 
@@ -59,9 +50,7 @@ export function pageRoutes(opts: { pager: Pager; sessions?: SessionLookup }) {
       return c.json({ ok: true, page });
     });
     app.post('/api/pages/:id/wait', async (c) => {
-      const body = await readJsonObject(c);
-      const seconds = body.seconds;
-      if (seconds !== undefined && (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)) throw new MusterError('invalid_argument', 'seconds must be a number >= 0');
+      const seconds = optNonNegative((await readJsonObject(c)).seconds, 'seconds', 'invalid_argument');
       // Capped by the askWaitSeconds setting inside the pager; a client that hangs up stops the wait.
       const outcome = await pager.wait(c.req.param('id'), { waitMs: seconds === undefined ? undefined : seconds * 1000, signal: c.req.raw.signal });
       return c.json({ ok: true, ...outcome });

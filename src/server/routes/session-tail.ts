@@ -4,7 +4,7 @@
  */
 import { MusterError } from '../../errors/index.ts';
 import type { Hub } from '../../hub/index.ts';
-import { isSessionId } from '../../harnesses/registry.ts';
+import { queryInt, sessionIdIn } from '../input.ts';
 import type { App } from '../env.ts';
 
 /** Most messages one call returns. Default limit: 30. */
@@ -13,11 +13,8 @@ export const TAIL_MAX = 200;
 export function sessionTailRoutes(opts: { hub: Hub }) {
   return (app: App) => {
     app.get('/api/sessions/:id/tail', async (c) => {
-      const id = c.req.param('id');
-      if (!isSessionId(id)) throw new MusterError('invalid_id', 'not a session id (a UUID, or ses_ followed by 26 letters and digits)');
-      const raw = c.req.query('limit');
-      const limit = raw === undefined ? 30 : Number(raw);
-      if (!Number.isInteger(limit) || limit < 1 || limit > TAIL_MAX) throw new MusterError('invalid_argument', `limit must be an integer from 1 to ${TAIL_MAX}`);
+      const id = sessionIdIn(c.req.param('id'));
+      const limit = queryInt(c.req.query('limit'), 'limit', 1, TAIL_MAX) ?? 30;
       const session = opts.hub.get(id);
       if (!session) throw new MusterError('session_not_found', `no session ${id}`);
       const source = opts.hub.source(session.harness);

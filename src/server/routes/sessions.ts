@@ -1,29 +1,20 @@
 /** Sessions: GET /api/sessions (filters), GET /api/sessions/:id, GET /api/diagnostics. */
 import { MusterError } from '../../errors/index.ts';
 import type { Hub, SessionFilter } from '../../hub/index.ts';
-import { isSessionId } from '../../harnesses/registry.ts';
-import { STATUSES, type Harness, type Session, type SessionStatus } from '../../core/session.ts';
-import { HARNESSES } from '../../harnesses/registry.ts';
+import { STATUSES, type Session } from '../../core/session.ts';
+import { optAbsolutePath, optHarness, optOneOf, queryBoolean, sessionIdIn } from '../input.ts';
 import type { App } from '../env.ts';
 
 export function parseSessionFilter(q: Record<string, string | undefined>): SessionFilter {
   const f: SessionFilter = {};
-  if (q.live !== undefined) {
-    if (!['true', 'false', '1', '0'].includes(q.live)) throw new MusterError('invalid_argument', 'live must be true or false');
-    f.live = q.live === 'true' || q.live === '1';
-  }
-  if (q.harness !== undefined) {
-    if (!(HARNESSES as readonly string[]).includes(q.harness)) throw new MusterError('invalid_argument', `harness must be one of ${HARNESSES.join(', ')}`);
-    f.harness = q.harness as Harness;
-  }
-  if (q.status !== undefined) {
-    if (!(STATUSES as readonly string[]).includes(q.status)) throw new MusterError('invalid_argument', `status must be one of ${STATUSES.join(', ')}`);
-    f.status = q.status as SessionStatus;
-  }
-  if (q.cwd !== undefined) {
-    if (!q.cwd.startsWith('/') || q.cwd.length > 4096) throw new MusterError('invalid_argument', 'cwd must be an absolute path');
-    f.cwd = q.cwd;
-  }
+  const live = queryBoolean(q.live, 'live');
+  if (live !== undefined) f.live = live;
+  const harness = optHarness(q.harness, 'invalid_argument');
+  if (harness !== undefined) f.harness = harness;
+  const status = optOneOf(q.status, STATUSES, 'status');
+  if (status !== undefined) f.status = status;
+  const cwd = optAbsolutePath(q.cwd, 'cwd', 'invalid_argument');
+  if (cwd !== undefined) f.cwd = cwd;
   return f;
 }
 
@@ -74,8 +65,7 @@ export function sessionRoutes(opts: SessionRouteOptions) {
       return c.body(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), 200, { 'content-type': 'application/json' });
     });
     app.get('/api/sessions/:id', (c) => {
-      const id = c.req.param('id');
-      if (!isSessionId(id)) throw new MusterError('invalid_id', 'not a session id (a UUID, or ses_ followed by 26 letters and digits)');
+      const id = sessionIdIn(c.req.param('id'));
       const session = opts.hub.get(id);
       if (!session) throw new MusterError('session_not_found', `no session ${id}`);
       return c.json({ ok: true, session: decorate(session) });

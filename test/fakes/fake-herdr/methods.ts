@@ -1,5 +1,5 @@
 /**
- * The methods the fake herdr answers, each with the protocol that introduced it (§0, §8): a
+ * The methods the fake herdr answers, each with the protocol version that introduced it: a
  * method newer than the configured protocol gets `invalid_request`, as an old server would answer.
  * Events (`events.subscribe`), waits and `agent.*` are not modelled; they answer invalid_request.
  */

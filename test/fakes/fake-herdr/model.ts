@@ -1,5 +1,5 @@
 /**
- * The state of a fake herdr server (../shared/harnesses/herdr.md §4–5, §9.5): workspaces, tabs and
+ * The state of a fake herdr server: workspaces, tabs and
  * panes with never-reused ids (`w1`, `w1:t1`, `w1:p1`), one `term_<hex>` per pane, exactly one
  * focused pane, and per-pane process info, screen text and an input log that tests set and read.
  */

@@ -1,5 +1,5 @@
 /**
- * A fake herdr API server (../shared/harnesses/herdr.md §9) on a temporary Unix socket: one
+ * A fake herdr API server on a temporary Unix socket: one
  * request per connection — read up to the first newline, write one JSON line, end. Bad JSON, an
  * unknown method or params that are not an object get `invalid_request` with an empty id; a blank
  * line or EOF before a newline gets nothing. Faults exercise a client's timeouts and framing.

@@ -1,4 +1,4 @@
-/** Anthropic Messages replies (Claude Code; pi's `anthropic-messages` provider), fake-model.md §3. */
+/** Anthropic Messages replies (Claude Code; pi's `anthropic-messages` provider). */
 import { pacedText, sendJson, sleep, sseEvent, startSse } from './stream.ts';
 import type { ReplyContext } from './stream.ts';
 import type { Reply, Usage } from './types.ts';

@@ -1,4 +1,4 @@
-/** OpenAI Chat Completions replies (OpenCode, pi, omp), fake-model.md §5. */
+/** OpenAI Chat Completions replies (OpenCode, pi, omp): streamed chunks, a usage chunk, then [DONE]. */
 import { pacedText, sendJson, sleep, sseEvent, startSse } from './stream.ts';
 import type { ReplyContext } from './stream.ts';
 import type { Reply, Usage } from './types.ts';
@@ -46,7 +46,7 @@ export async function chatCompletionStream(ctx: ReplyContext, model: string, rep
   const calls = toolCalls(ctx, reply);
   if (calls.length > 0) chunk({ tool_calls: calls });
   chunk({}, finishReason(reply));
-  // Always sent: OpenCode asks for it, and pi/omp accepted it unasked (fake-model.md §5).
+  // Always sent: OpenCode asks for it, and pi/omp accepted it unasked.
   sseEvent(ctx, undefined, { ...base, choices: [], usage: wireUsage(fullUsage(reply.usage)) });
   sseEvent(ctx, undefined, '[DONE]');
   ctx.res.end();

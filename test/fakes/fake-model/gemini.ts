@@ -1,5 +1,5 @@
 /**
- * Google Generative Language API replies (Gemini CLI), fake-model.md and gemini-cli.md §2:
+ * Google Generative Language API replies (Gemini CLI):
  * `POST /v1beta/models/<m>:streamGenerateContent?alt=sse` streams `data: <GenerateContentResponse>`
  * events (CRLF-framed, as Google's server does); `:generateContent` answers one JSON response. Side
  * calls (the model router, session summaries) are non-streaming JSON-schema requests: side-calls.ts

@@ -1,4 +1,4 @@
-// The fake model server: real CLIs talk to it; only the model is fake (fake-model.md).
+// The fake model server: real CLIs talk to it over their own wire protocols; only the model is fake.
 export { startFakeModel } from './server.ts';
 export type { FakeModel, FakeModelOptions } from './server.ts';
 export type { FakeRequest, Protocol, Reply, RequestHandler, SideCallKind, ToolCall, Usage } from './types.ts';

@@ -1,6 +1,7 @@
 /**
  * Reading what a CLI sent, per protocol: the last user message's text, whether the request carries
- * a tool result (the loop-breaker of fake-model.md §6), the system prompt, whether tools are offered.
+ * a tool result (answered with plain text, or the keyword in the last user message would call the
+ * tool for ever), the system prompt, whether tools are offered.
  * Tolerant: unexpected shapes read as empty, never throw.
  */
 import type { FakeRequest } from './types.ts';

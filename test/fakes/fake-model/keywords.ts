@@ -1,6 +1,6 @@
 /**
  * A ready-made request handler that scripts replies from keywords in the last user message
- * (fake-model.md §6), so a test can drive a real CLI with prompts alone:
+ * (only the last one: earlier keywords stay in the history), so a test can drive a real CLI with prompts alone:
  *
  * - `TOOL_BASH` → a shell tool call running `echo hello-from-tool`;
  * - `RUNCMD: <cmd>` (to the end of the line) → a shell tool call running `<cmd>`;

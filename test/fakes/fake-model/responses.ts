@@ -1,4 +1,4 @@
-/** OpenAI Responses replies (Codex), fake-model.md §4. */
+/** OpenAI Responses replies (Codex). */
 import { pacedText, sendJson, sleep, sseEvent, startSse } from './stream.ts';
 import type { ReplyContext } from './stream.ts';
 import type { Reply, Usage } from './types.ts';

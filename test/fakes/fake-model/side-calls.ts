@@ -1,5 +1,5 @@
 /**
- * Recognising side calls (title generation, job-state classification — fake-model.md §7). They
+ * Recognising side calls (title generation, job-state classification). They
  * embed the user's prompt, so they are checked before any scripted reply and never consume the queue.
  */
 import { bodyField, lastUserText, offersTools, systemText } from './inspect.ts';

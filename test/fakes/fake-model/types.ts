@@ -4,8 +4,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 /** Wire protocol a request arrived on, decided by method and path. */
 export type Protocol = 'anthropic-messages' | 'anthropic-count-tokens' | 'chat-completions' | 'responses' | 'gemini' | 'gemini-count-tokens' | 'models' | 'unknown';
 
-/** Side calls the CLIs make besides the user's turn (fake-model.md §7); answered without the queue. */
-/** `gemini-json`: Gemini CLI's structured side calls (model router, next speaker); answered by filling their schema unless overridden. */
+/**
+ * Side calls the CLIs make besides the user's turn; answered without the queue. `gemini-json`: Gemini
+ * CLI's structured side calls (model router, next speaker); answered by filling their schema unless overridden.
+ */
 export type SideCallKind = 'claude-job-state' | 'claude-label' | 'codex-title' | 'opencode-title' | 'omp-title' | 'gemini-json' | 'gemini-summary';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Where each harness writes its session files, per the field guides, for tests to assert on.
+ * Where each pinned harness version writes its session files (observed), for tests to assert on.
  * Test-side only: Muster's sources have their own tolerant discovery.
  */
 import fs from 'node:fs';

@@ -106,7 +106,7 @@ export function buildSession(parts: SessionParts): Session {
   const main = mainEntry(live);
   const cwd = main?.cwd ?? s?.cwd ?? parts.folderCwd ?? null;
   const git = cwd ? parts.git(cwd) : { repoRoot: null, branch: null };
-  // BEHAVIOUR F: a dormant session keeps the branch it was on; only a meaningless "HEAD" (or none)
+  // A dormant session keeps the branch it was on; only a meaningless "HEAD" (or none)
   // is replaced by the repo's current branch. A live one is on whatever is checked out now.
   const recorded = s?.gitBranch && s.gitBranch !== 'HEAD' ? s.gitBranch : null;
   const branch = main ? (git.branch ?? recorded) : (recorded ?? git.branch);

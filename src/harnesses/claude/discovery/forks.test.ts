@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
 import { createClaudeSource } from './source.ts';
 import type { Session } from '../../../core/session.ts';
-import { assistantLine, metaLine, SID, SID2, tempHome, userLine, writeTranscript } from './claude-fixtures.ts';
+import { assistantLine, metaLine, SID, SID2, tempHome, userLine, writeTranscript } from './claude-fixtures.test-support.ts';
 
 const FORK = SID2;
 const FORK2 = '682ae5a7-f5b4-413d-add4-f68eb2ad632e';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
 import { paneFromTmuxField, parseRegistryEntry, registryFilePid } from './registry.ts';
 import { isClaudeProcess, scanRegistry } from './live.ts';
-import { claudeProc, registryJson, SID, tempHome, writeRegistry } from './claude-fixtures.ts';
+import { claudeProc, registryJson, SID, tempHome, writeRegistry } from './claude-fixtures.test-support.ts';
 
 describe('claude registry parsing', () => {
   it('parses a real-shaped entry', () => {

@@ -7,7 +7,7 @@ import type { FakeProc } from '../../../../test/fakes/fake-proc.ts';
 import type { SourceChange } from '../../../discovery/contract.ts';
 import { isMusterError } from '../../../errors/index.ts';
 import { createClaudeSource } from './source.ts';
-import { assistantLine, claudeProc, metaLine, SID, SID2, tempHome, userLine, writeRegistry, writeTranscript } from './claude-fixtures.ts';
+import { assistantLine, claudeProc, metaLine, SID, SID2, tempHome, userLine, writeRegistry, writeTranscript } from './claude-fixtures.test-support.ts';
 
 const SID3 = '682ae5a7-f5b4-413d-add4-f68eb2ad632e';
 

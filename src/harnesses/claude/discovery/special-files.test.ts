@@ -10,7 +10,7 @@ import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
 import { makeSpecialFile, SPECIAL_KINDS, startFifoUnblocker, timed } from '../../../../test/fakes/special-files.ts';
 import type { SourceChange } from '../../../discovery/contract.ts';
 import { createClaudeSource } from './source.ts';
-import { SID, tempHome, userLine, writeTranscript } from './claude-fixtures.ts';
+import { SID, tempHome, userLine, writeTranscript } from './claude-fixtures.test-support.ts';
 import { cwdToSlug } from './slug.ts';
 
 const BAD_IDS = ['11111111-1111-4111-8111-111111111111', '22222222-2222-4222-8222-222222222222'];

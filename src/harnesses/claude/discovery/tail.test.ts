@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { assistantLine, SID, tempHome, toolResultLine, userLine, writeTranscript } from './claude-fixtures.ts';
+import { assistantLine, SID, tempHome, toolResultLine, userLine, writeTranscript } from './claude-fixtures.test-support.ts';
 import { readClaudeTail, messagesOf } from './tail.ts';
 import { createClaudeSource } from './source.ts';
 

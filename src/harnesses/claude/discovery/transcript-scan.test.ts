@@ -6,7 +6,7 @@ import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import type { TranscriptIndex } from '../../../discovery/contract.ts';
 import { scanTranscripts } from './transcript-scan.ts';
 import type { TranscriptScanCounters } from './transcript-scan.ts';
-import { assistantLine, SID, SID2, tempHome, userLine, writeTranscript } from './claude-fixtures.ts';
+import { assistantLine, SID, SID2, tempHome, userLine, writeTranscript } from './claude-fixtures.test-support.ts';
 import { cwdToSlug } from './slug.ts';
 
 const counters = (): TranscriptScanCounters => ({ filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] });

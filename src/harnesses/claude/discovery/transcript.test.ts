@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { applyRecord, createTranscriptSummary, ignoreTranscriptLine, titleOf } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import { costOf } from './transcript-usage.ts';
-import { assistantLine, metaLine, toolResultLine, userLine } from './claude-fixtures.ts';
+import { assistantLine, metaLine, toolResultLine, userLine } from './claude-fixtures.test-support.ts';
 
 function summarise(lines: string[]): TranscriptSummary {
   const s = createTranscriptSummary();

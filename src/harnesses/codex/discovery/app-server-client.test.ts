@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectAppServer, parseThreadRead, withAppServer } from './app-server-client.ts';
-import { startFakeAppServer } from './fake-app-server.ts';
+import { startFakeAppServer } from './fake-app-server.test-support.ts';
 import { OP, createFrameDecoder, createMessageAssembler, encodeFrame } from './ws-frames.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'muster-codex-ws-'));

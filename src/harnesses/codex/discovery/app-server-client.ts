@@ -1,5 +1,6 @@
 /**
- * A short-lived JSON-RPC client of the Codex daemon's control socket (../shared/harnesses/codex.md §2, §13).
+ * A short-lived JSON-RPC client of the Codex daemon's control socket (WebSocket over a unix socket, one
+ * JSON-RPC message per frame; `initialize`, then `initialized`, then methods).
  * Muster only asks (`thread/read`) and interrupts (`turn/interrupt`); it never subscribes
  * (`thread/resume`…), because a subscription keeps the thread loaded — Codex alone decides that.
  */
@@ -140,7 +141,7 @@ export async function withAppServer<T>(socketPath: string, fn: (c: AppServerClie
   try { return await fn(c); } finally { c.close(); }
 }
 
-/** Daemon thread status, normalised from `thread/read` (§8). */
+/** Daemon thread status, normalised from `thread/read` (exact, but only for threads the daemon holds). */
 export interface DaemonThreadStatus {
   /** `active` | `idle` | `notLoaded` | `systemError` | … */
   type: string;

@@ -1,5 +1,5 @@
 /**
- * Classifying Codex processes by argv (../shared/harnesses/codex.md §2, BEHAVIOUR H).
+ * Classifying Codex processes by argv: exec, the managed daemon, TUIs (daemon-backed or embedded), helpers.
  * Pure: takes argv/exe as the process table reports them; never reads /proc itself.
  */
 import { isUuid } from '../../../core/ids.ts';
@@ -116,7 +116,7 @@ export function classifyCodexProcess(argv: string[], exe: string | null): CodexP
 }
 
 /**
- * True when `a`'s parent `b` is the npm shim of the same invocation (they count once, BEHAVIOUR H):
+ * True when `a`'s parent `b` is the npm shim of the same invocation (they count once, as one TUI):
  * the shim runs the native binary with the same arguments.
  */
 export function isShimPair(parent: CodexProcessClass, child: CodexProcessClass): boolean {

@@ -1,5 +1,6 @@
 /**
- * Table-driven test of BEHAVIOUR H (Codex live assignment), including order independence.
+ * Table-driven test of Codex live assignment (which process a held thread is live in), including
+ * order independence.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -155,7 +156,7 @@ function shuffled<T>(xs: T[], seed: number): T[] {
   return a;
 }
 
-describe('Codex live assignment (BEHAVIOUR H)', () => {
+describe('Codex live assignment', () => {
   for (const c of cases) {
     it(c.name, () => {
       const want: Record<string, [string, number, number[]]> = {};

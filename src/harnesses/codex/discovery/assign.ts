@@ -1,6 +1,9 @@
 /**
- * BEHAVIOUR H — which process a held Codex thread is live in. Pure and deterministic: the inputs are
- * sorted before use, so the same locks and processes give the same answer in any order.
+ * Which process a held Codex thread is live in. A non-daemon holder: that process (exact). A daemon-held
+ * thread: the Codex TUI that claims it, by `resume <id>` in its argv (exact), else by working directory
+ * among threads loaded since it started (a guess, so such a session cannot be ended from the board); one
+ * no TUI claims is lingering, dormant. Pure and deterministic: the inputs are sorted before use, so the
+ * same locks and processes give the same answer in any order.
  */
 import { classifyCodexProcess, isShimPair } from './argv.ts';
 import type { CodexProcessClass, CodexProcessKind } from './argv.ts';

@@ -22,7 +22,7 @@ export interface ThreadFacts {
   daemon: DaemonThreadStatus | null;
 }
 
-/** How a live thread can be ended (BEHAVIOUR F / codex.md §12), or why it cannot. */
+/** How a live thread can be ended with its clean signal (exec: SIGINT; daemon: turn/interrupt), or why it cannot. */
 export type EndPlan =
   | { kind: 'sigint'; pid: number }
   | { kind: 'daemon'; daemonPid: number; tuiPids: number[] }
@@ -56,7 +56,7 @@ export function liveness(f: ThreadFacts): { live: boolean; pid: number | null; p
         plan: { kind: 'none', reason: 'this TUI was matched to the thread by its working directory only (a guess); end it in its pane' },
       };
     case 'lingering':
-      // Detached from every TUI: live only while the daemon still runs its turn (codex.md §2).
+      // Detached from every TUI: live only while the daemon still runs its turn (it unloads an idle thread 60 s later).
       if (!turnRunning(f.summary, f.daemon)) return { live: false, pid: null, pids: [], plan: { kind: 'none', reason: 'not running' } };
       return { live: true, pid: a.holderPid, pids: [a.holderPid], plan: { kind: 'daemon', daemonPid: a.holderPid, tuiPids: [] } };
   }
@@ -72,7 +72,7 @@ export function buildSession(f: ThreadFacts, git: GitReader): { session: Session
     try {
       const g = git.read(cwd);
       repoRoot = g.repoRoot;
-      // BEHAVIOUR F: a session keeps its branch; only a meaningless HEAD (or none) takes the repo's current one.
+      // A session keeps its branch; only a meaningless HEAD (or none) takes the repo's current one.
       if (branch === null || branch === 'HEAD') branch = g.branch ?? branch;
     } catch { /* a vanished cwd keeps the recorded branch */ }
   }

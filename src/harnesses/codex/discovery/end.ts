@@ -1,5 +1,5 @@
 /**
- * Ending a live Codex thread (../shared/harnesses/codex.md §12, BEHAVIOUR F):
+ * Ending a live Codex thread with its clean signal:
  * - `codex exec` holder → SIGINT (graceful: turn_aborted, lock released). Never SIGTERM: that leaves a
  *   stale lock and an unterminated turn.
  * - daemon thread → `turn/interrupt` for a running turn, then SIGTERM to the claiming TUI, which only
@@ -48,7 +48,7 @@ export async function endThread(r: EndRequest): Promise<EndOutcome> {
     const holdsLock = proc.lockHolders(lockPathFor(r.home, r.id)).includes(plan.pid);
     if (!holdsLock || !verified(proc, plan.pid, 'exec')) return { outcome: 'not_running', reason: 'the codex exec process is gone' };
     if (!proc.signal(plan.pid, 'SIGINT')) return { outcome: 'not_running', reason: 'the codex exec process exited' };
-    // codex.md §12: wait until the flock is gone; a SIGINT that was not acted on is sent once more.
+    // Ended means the flock is gone (SIGKILL would leave a stale lock); a SIGINT not acted on is sent once more.
     const lock = lockPathFor(r.home, r.id);
     const held = (): boolean => proc.lockHolders(lock).includes(plan.pid) && verified(proc, plan.pid, 'exec');
     const grace = r.sigintGraceMs ?? 3000;

@@ -1,4 +1,4 @@
-/** The Codex session source: rollouts, thread-writer locks, BEHAVIOUR H assignment, daemon status. */
+/** The Codex session source: rollouts, thread-writer locks, which process each held thread is live in, daemon status. */
 export { createCodexSource } from './source.ts';
 export type { CodexSource, CodexSourceOptions } from './source.ts';
 export { assignCodexThreads } from './assign.ts';

@@ -12,7 +12,7 @@ import { createProc } from '../../../discovery/proc/index.ts';
 import { createCodexSource } from './source.ts';
 import { makeCodexHome, touchLock } from './source-helpers.test-support.ts';
 import { scanThreadLocks } from './thread-locks.ts';
-import { execRollout, rec, writeRollout } from './test-fixtures.ts';
+import { execRollout, rec, writeRollout } from './rollout-fixtures.test-support.ts';
 
 const LIVE = '01a22b3b-ccb3-7501-8aef-a297accbc975';
 const KILLED = '01a22b3d-0e22-7cc1-b79e-551485385505';

@@ -7,7 +7,7 @@ import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import { applyRolloutRecord, emptyRolloutSummary, rolloutIgnore, threadIdFromRolloutName, titleFromPrompt, tokensFromUsage } from './rollout.ts';
 import { readRollout } from './rollout-file.ts';
 import type { ReadCounters } from './rollout-file.ts';
-import { TID, TURN, execRollout, modelSwitchRollout, rec, writeRollout } from './test-fixtures.ts';
+import { TID, TURN, execRollout, modelSwitchRollout, rec, writeRollout } from './rollout-fixtures.test-support.ts';
 
 const counters = (): ReadCounters => ({ filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] });
 const home = mkdtempSync(join(tmpdir(), 'muster-codex-rollout-'));

@@ -1,5 +1,6 @@
 /**
- * Codex rollout records → a small, JSON-serialisable summary (../shared/harnesses/codex.md §5).
+ * Codex rollout records (`session_meta`, `turn_context`, `event_msg`, `response_item` lines) → a small,
+ * JSON-serialisable summary.
  * The summary is what the transcript index stores, so a later read continues from the byte offset
  * with the same summary. Every function here is pure.
  */

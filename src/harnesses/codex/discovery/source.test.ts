@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
 import { createCodexSource } from './source.ts';
-import { startFakeAppServer } from './fake-app-server.ts';
+import { startFakeAppServer } from './fake-app-server.test-support.ts';
 import { DAEMON_ARGV, NATIVE, makeCodexHome, touchLock, withRealInodes } from './source-helpers.test-support.ts';
-import { execRollout, modelSwitchRollout, rec, writeRollout } from './test-fixtures.ts';
+import { execRollout, modelSwitchRollout, rec, writeRollout } from './rollout-fixtures.test-support.ts';
 
 const A = '01a22b39-94a8-7390-a4d1-3b90055e3b40';
 const B = '01a22b42-6e14-7f62-8c74-d16f2d172825';

@@ -1,8 +1,8 @@
 /**
- * The Codex session source (../shared/DESIGN.md "Sessions", ../shared/harnesses/codex.md).
- * Dormant sessions come from rollouts (read incrementally) and Codex's thread index; live ones only
- * from held thread-writer locks, assigned to processes per BEHAVIOUR H; daemon-held threads get their
- * exact status from the daemon's control socket. Muster never writes into CODEX_HOME.
+ * The Codex session source. Dormant sessions come from rollouts (read incrementally) and Codex's thread
+ * index; live ones only from held thread-writer locks, assigned to the process each is live in
+ * (assign.ts); daemon-held threads get their exact status from the daemon's control socket. Muster
+ * never writes into CODEX_HOME.
  */
 import { codexResumeArgv } from '../commands.ts';
 import { join } from 'node:path';
@@ -110,7 +110,7 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
     staleLocks = locks.stale.length;
     const procs = locks.held.length > 0 ? processes() : [];
     // Ask the daemon first: it knows the cwd of a thread whose rollout does not exist yet, which the
-    // working-directory claim of BEHAVIOUR H needs.
+    // working-directory claim of a TUI that does not name its thread needs (assign.ts).
     const daemonPids = new Set(procs.filter((p) => classifyCodexProcess(p.argv, p.exe).kind === 'daemon').map((p) => p.pid));
     const daemon = await readDaemon(locks.held.filter((l) => l.holderPids.some((p) => daemonPids.has(p))).map((l) => l.threadId));
     const threads: AssignThread[] = locks.held.map((l) => {

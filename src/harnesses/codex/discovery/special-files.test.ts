@@ -10,7 +10,7 @@ import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
 import { makeSpecialFile, SPECIAL_KINDS, startFifoUnblocker, timed } from '../../../../test/fakes/special-files.ts';
 import { createCodexSource } from './source.ts';
 import { makeCodexHome } from './source-helpers.test-support.ts';
-import { execRollout, writeRollout } from './test-fixtures.ts';
+import { execRollout, writeRollout } from './rollout-fixtures.test-support.ts';
 
 const A = '01a22b39-94a8-7390-a4d1-3b90055e3b40';
 const BAD = ['01a22b42-6e14-7f62-8c74-d16f2d172825', '01a22b4e-c5a5-74f1-abfa-b0a168462396'];

@@ -1,5 +1,5 @@
 /**
- * Status of a live Codex thread (../shared/harnesses/codex.md §8). The daemon's `thread/read` is exact
+ * Status of a live Codex thread. The daemon's `thread/read` is exact
  * for daemon-held threads; otherwise the rollout tail decides. Approvals are not persisted in rollouts,
  * so `waiting` can only come from the daemon.
  */

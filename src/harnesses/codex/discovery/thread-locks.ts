@@ -1,5 +1,5 @@
 /**
- * Live Codex threads from `thread-writer-locks/<id>.lock` (../shared/harnesses/codex.md §7): a thread
+ * Live Codex threads from `thread-writer-locks/<id>.lock`: a thread
  * is live only while some process holds an flock on its file. The file's existence means nothing
  * (SIGTERM/SIGKILL leave stale files). Never takes the lock: a Codex starting at that moment would
  * see a conflict. One /proc/locks read filters by inode; only the few matches are confirmed through

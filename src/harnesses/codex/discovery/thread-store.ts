@@ -1,5 +1,5 @@
 /**
- * Codex's own thread stores, read only (../shared/harnesses/codex.md §3, §6):
+ * Codex's own thread stores, read only:
  * `session_index.jsonl` (names), `state_5.sqlite` (threads), `goals_1.sqlite` (native goals).
  * SQLite files are opened read-only, must already exist, are read in one statement and closed at
  * once, so Codex never sees a writer or a lingering reader from Muster. Results are cached by the

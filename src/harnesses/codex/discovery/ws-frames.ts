@@ -1,6 +1,6 @@
 /**
  * The little of RFC 6455 the Codex control socket needs (WebSocket over a unix socket, one JSON-RPC
- * message per text frame, ../shared/harnesses/codex.md §2). No dependency: node:crypto and Buffers.
+ * message per text frame; client frames masked; line-delimited JSON does not work there). No dependency: node:crypto and Buffers.
  */
 import { createHash, randomBytes } from 'node:crypto';
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
 import { ompSessionDirName } from '../../pi/discovery/index.ts';
-import { assistant, header, jsonl, ompExit, ompModelChange, ompTitle, sessionFileName, user, writeSession } from '../../pi/discovery/fixture-records.ts';
+import { assistant, header, jsonl, ompExit, ompModelChange, ompTitle, sessionFileName, user, writeSession } from '../../pi/discovery/fixture-records.test-support.ts';
 import { createOmpSource } from './omp-source.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-omp-source-'));

@@ -1,5 +1,5 @@
 /**
- * The omp source (harnesses/pi-and-omp.md part B). omp writes pi's session format plus a padded
+ * The omp source. omp writes pi's session format plus a padded
  * title line and `session_exit` records; a session is live only when a verified omp process claims
  * it: a held lease (builds that have one), `--resume <id>` in its argv (omp keeps its real argv), its
  * tty's `terminal-sessions` pointer, the status extension's registry, or — failing those — as the
@@ -66,7 +66,7 @@ export function createOmpSource(options: OmpSourceOptions): SessionSource {
     isHarnessProcess: isOmpProcess,
     collectLive: (table) => collectOmpLive(table, paths, proc),
     resumeArgv: ompResumeArgv,
-    // SIGTERM makes omp write `session_exit` {reason: sigterm} and remove its run file (§B8).
+    // SIGTERM is omp's clean end: it writes `session_exit` {reason: sigterm} and removes its run file.
     endSignal: 'SIGTERM',
     afterRead: (file, summary) => {
       const title = readTitleLine(file.path);
@@ -105,9 +105,9 @@ export function collectOmpLive(table: ProcessTable, paths: OmpPaths, proc: Pick<
 }
 
 /**
- * BEHAVIOUR D probe of a documented omp lease, `<leaseDir>/<id>.lock` flocked for the life of the
- * owning process. 18.2.3 has none (the directory is absent): then this finds nothing and the
- * other evidence decides.
+ * A documented omp lease, `<leaseDir>/<id>.lock` flocked for the life of the owning process, probed
+ * without blocking or taking it. 18.2.3 has none (the directory is absent): then this finds nothing
+ * and the other evidence decides.
  */
 function leaseClaims(leaseDir: string, table: ProcessTable, proc: Pick<ProcPort, 'lockHolders'>): Map<number, string[]> {
   const claims = new Map<number, string[]>();

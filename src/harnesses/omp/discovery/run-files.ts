@@ -1,6 +1,6 @@
 /**
  * omp's run files `<ompHome>/run/daemons/<hash>/clients/<pid>-<uuid>.json` =
- * {"pid":29943,"id":"29943-66cd…","projectDir":"/home/dev/project-omp"} (harnesses/pi-and-omp.md §B2, §B4).
+ * {"pid":29943,"id":"29943-66cd…","projectDir":"/home/dev/project-omp"}.
  * Interactive and RPC processes create one; an RPC exit on stdin close and a SIGKILL leave it behind,
  * so a file proves nothing by itself: its pid must be alive, be omp, and have started before the
  * file was written (else the pid was reused). Everything that fails is a stale leftover, counted.

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
 import { makeSpecialFile, SPECIAL_KINDS, startFifoUnblocker, timed } from '../../../../test/fakes/special-files.ts';
 import { ompSessionDirName } from '../../pi/discovery/index.ts';
-import { header, ompTitle, sessionFileName, user, writeSession } from '../../pi/discovery/fixture-records.ts';
+import { header, ompTitle, sessionFileName, user, writeSession } from '../../pi/discovery/fixture-records.test-support.ts';
 import { createOmpSource } from './omp-source.ts';
 import { readTitleLine } from './title-line.ts';
 

@@ -1,5 +1,5 @@
 /**
- * omp's per-tty pointers `<ompHome>/agent/terminal-sessions/pts-<N>` (harnesses/pi-and-omp.md §B2):
+ * omp's per-tty pointers `<ompHome>/agent/terminal-sessions/pts-<N>`:
  * line 1 the cwd, line 2 the session file the interactive process on that tty has open, then
  * `cwdstat <dev> <ino>`. A pointer outlives its process, so it is trusted only when written since
  * the process now on that tty started.

@@ -1,5 +1,5 @@
 /**
- * Classifying OpenCode processes by argv (../shared/harnesses/opencode.md §4, §9, §11).
+ * Classifying OpenCode processes by argv: the TUI, `run`, `serve`/`web`, `attach`, and other subcommands.
  * Pure: takes argv/exe/comm as the process table reports them; never reads /proc itself.
  */
 import path from 'node:path';

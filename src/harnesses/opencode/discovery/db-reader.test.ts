@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openOpenCodeDb, scanOpenCodeDb } from './db-reader.ts';
-import { assistantMessage, createFixtureStore, fixtureSessionId, userMessage } from './fixture-store.ts';
+import { assistantMessage, createFixtureStore, fixtureSessionId, userMessage } from './fixture-store.test-support.ts';
 import { isTurnOpen, type OpenCodeSessionSummary } from './summary.ts';
 
 function tmp(): string {

@@ -1,5 +1,5 @@
 /**
- * Reads OpenCode's SQLite store (`opencode.db`, harnesses/opencode.md §3) read-only and incrementally.
+ * Reads OpenCode's SQLite store (`opencode.db`) read-only and incrementally.
  *
  * Why this shape:
  * - The handle is opened read-only, with a short busy timeout, for one scan and closed right after: a WAL

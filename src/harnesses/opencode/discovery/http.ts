@@ -1,6 +1,6 @@
 /**
- * The few calls Muster makes to an OpenCode HTTP server (`opencode --port N` or `opencode serve`,
- * harnesses/opencode.md §5, §6, §10): session status, pending permissions, abort. Loopback only, short
+ * The few calls Muster makes to an OpenCode HTTP server (`opencode --port N` or `opencode serve`):
+ * session status, pending permissions, abort. Loopback only, short
  * timeouts, one connection per request (no keep-alive sockets left to hold the daemon open).
  */
 import http from 'node:http';

@@ -1,4 +1,4 @@
-/** OpenCode sessions (../shared/harnesses/opencode.md): the source and its pure parsers. */
+/** OpenCode sessions: the source and its pure parsers. */
 export { createOpenCodeSource } from './source.ts';
 export type { OpenCodeSourceOptions } from './source.ts';
 export { classifyOpenCodeArgv, isOpenCodeProcess, serverUrlOf } from './argv.ts';

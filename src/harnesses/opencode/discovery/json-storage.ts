@@ -1,5 +1,5 @@
 /**
- * The legacy JSON store of OpenCode before its SQLite move (harnesses/opencode.md §12):
+ * The legacy JSON store of OpenCode before its SQLite move:
  * `storage/session/<projectID>/ses_*.json` (session info), `storage/message/<sessionID>/msg_*.json`.
  * 1.18.33 creates none of it; machines upgraded from older versions may still hold it. Read-only and
  * incremental: a session is re-read only when its info file or its newest message file changed

@@ -1,5 +1,5 @@
 /**
- * Which live OpenCode process has which session open (harnesses/opencode.md §5). OpenCode keeps no lock and
+ * Which live OpenCode process has which session open. OpenCode keeps no lock and
  * no pid file per session, so this is decided from process evidence only. Pure and deterministic: the same
  * inputs in any order give the same answer.
  *

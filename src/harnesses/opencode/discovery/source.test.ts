@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import type { OpenCodeHttpPort, ServerView } from './http.ts';
-import { assistantMessage, createFixtureStore, fixtureSessionId, userMessage, type FixtureStore } from './fixture-store.ts';
+import { assistantMessage, createFixtureStore, fixtureSessionId, userMessage, type FixtureStore } from './fixture-store.test-support.ts';
 import { createOpenCodeSource, type OpenCodeSourceOptions } from './source.ts';
 import { DIED_MID_TURN } from './status.ts';
 

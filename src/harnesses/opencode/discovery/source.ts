@@ -1,5 +1,5 @@
 /**
- * The OpenCode session source (../shared/harnesses/opencode.md): sessions from OpenCode's SQLite store
+ * The OpenCode session source: sessions from OpenCode's SQLite store
  * (and the legacy JSON tree), live owners from the process table, exact status from a process's own
  * HTTP server when it has one (`--port`, `serve`), `stuck` for a reply whose process died.
  */
@@ -130,7 +130,7 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSou
       // `opencode serve` also runs other sessions: abort this one's turn, never stop the server.
       return aborted ? { outcome: 'ended', signal: 'abort', pid: claim.pid } : { outcome: 'not_running', reason: 'the server did not accept the abort' };
     }
-    // SIGTERM is OpenCode's clean stop: the reply gets MessageAbortedError and time.completed (guide §10).
+    // SIGTERM is OpenCode's clean stop: the reply gets MessageAbortedError and time.completed.
     return proc.signal(claim.pid, 'SIGTERM')
       ? { outcome: 'ended', signal: 'SIGTERM', pid: claim.pid }
       : { outcome: 'not_running', reason: `pid ${claim.pid} exited` };

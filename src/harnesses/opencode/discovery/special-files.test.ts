@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
 import { makeSpecialFile, SPECIAL_KINDS, startFifoUnblocker, timed } from '../../../../test/fakes/special-files.ts';
-import { createFixtureStore, fixtureSessionId, userMessage } from './fixture-store.ts';
+import { createFixtureStore, fixtureSessionId, userMessage } from './fixture-store.test-support.ts';
 import { createOpenCodeSource } from './source.ts';
 
 const UNBLOCK_MS = 2000;

@@ -1,5 +1,5 @@
 /**
- * Status of one OpenCode session (harnesses/opencode.md §5, §6, §10). Pure.
+ * Status of one OpenCode session. Pure.
  *
  * - Live with a server that answered: exact. A pending permission → `waiting` (OpenCode keeps the session
  *   `busy` while it waits, so the permission list decides); `busy` → `working`; `retry` → `stuck` with the

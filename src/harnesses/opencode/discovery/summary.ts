@@ -1,6 +1,6 @@
 /**
  * What the OpenCode source remembers per session between scans (JSON-serialisable: it is stored in the
- * TranscriptIndex), and the pure helpers that fill it from OpenCode's records (harnesses/opencode.md §3).
+ * TranscriptIndex), and the pure helpers that fill it from OpenCode's records.
  */
 import type { TokenCounts } from '../../../core/session.ts';
 

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SourceChange } from '../../../discovery/contract.ts';
 import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
-import { createFixtureStore, fixtureSessionId } from './fixture-store.ts';
+import { createFixtureStore, fixtureSessionId } from './fixture-store.test-support.ts';
 import { createOpenCodeSource } from './source.ts';
 
 /** Resolves when `pred` holds, polling every 20 ms; rejects after `ms`. */

@@ -1,5 +1,5 @@
 /**
- * Recognising pi and omp processes in the process table (harnesses/pi-and-omp.md §A3, §B4).
+ * Recognising pi and omp processes in the process table.
  * pi sets `process.title = "pi"`: its cmdline becomes `pi` plus NUL padding and comm is `pi`, while
  * exe stays the node binary — so pi is matched by comm/argv0 *and* a JavaScript runtime executable,
  * never by the name alone (any program may be called `pi`). omp keeps its real argv

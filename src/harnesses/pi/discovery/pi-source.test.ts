@@ -7,7 +7,7 @@ import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
 import { createGitReader } from '../../../discovery/git/index.ts';
 import { createPiSource } from './pi-source.ts';
 import { piSessionDirName } from './session-files.ts';
-import { assistant, header, sessionFileName, sessionInfo, user, writeSession } from './fixture-records.ts';
+import { assistant, header, sessionFileName, sessionInfo, user, writeSession } from './fixture-records.test-support.ts';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-pi-source-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 /**
- * The pi source (harnesses/pi-and-omp.md part A). pi keeps no registry, lock or exit record, and
+ * The pi source. pi keeps no registry, lock or exit record, and
  * rewrites its argv to `pi`, so a session is live only when a verified pi process claims it:
  * exactly (the status extension's registry file, a visible `--session` argument) or, failing
  * that, as the newest session of its cwd written since that process started.

@@ -1,5 +1,5 @@
 /**
- * Where pi and omp keep session files, and listing them tolerantly. Layouts (harnesses/pi-and-omp.md):
+ * Where pi and omp keep session files, and listing them tolerantly. Layouts:
  * pi  `<agentDir>/sessions/--<cwd, "/" → "-">--/<ISO>_<id>.jsonl`
  * omp `~/.omp/agent/sessions/-<cwd, "/" → "-">/<ISO>_<id>.jsonl` (plus a sidecar directory per session).
  */

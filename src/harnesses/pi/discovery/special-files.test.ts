@@ -11,7 +11,7 @@ import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
 import { makeSpecialFile, SPECIAL_KINDS, startFifoUnblocker, timed } from '../../../../test/fakes/special-files.ts';
 import { createPiSource } from './pi-source.ts';
 import { piSessionDirName } from './session-files.ts';
-import { header, sessionFileName, user, writeSession } from './fixture-records.ts';
+import { header, sessionFileName, user, writeSession } from './fixture-records.test-support.ts';
 
 const A = '01a22b3e-21fc-76aa-a3ce-53d61728d075';
 const BAD = ['01a22b44-a76b-74d9-abab-032e3da72c1f', '01a22b45-0000-7000-8000-00000000000c'];

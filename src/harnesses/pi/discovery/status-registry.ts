@@ -1,5 +1,5 @@
 /**
- * The status extension's registry (harnesses/pi-and-omp.md §A6): a pi or omp process that loads it
+ * The status extension's registry: a pi or omp process that loads it
  * keeps `<dir>/<pid>.json` = {pid, sessionId, sessionFile, cwd, status: busy|idle, updatedAt}, written
  * by rename and deleted on session_shutdown. A SIGKILLed process leaves its file behind, so every
  * entry is checked against the process table before it counts.

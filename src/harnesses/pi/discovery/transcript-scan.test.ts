@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import { scanTranscripts } from './transcript-scan.ts';
-import { assistant, header, jsonl, sessionFileName, toolResult, user, writeSession } from './fixture-records.ts';
+import { assistant, header, jsonl, sessionFileName, toolResult, user, writeSession } from './fixture-records.test-support.ts';
 
 const ID = '01a22b3e-7108-72cf-96ba-1191d1508086';
 const ID2 = '01a22b3f-1418-70af-926e-e05b29b6c8c0';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { applyRecord, emptySummary } from './transcript-summary.ts';
 import type { TranscriptSummary } from './transcript-summary.ts';
 import { deriveStatus } from './transcript-status.ts';
-import { assistant, header, ompExit, ompToolStart, toolResult, user } from './fixture-records.ts';
+import { assistant, header, ompExit, ompToolStart, toolResult, user } from './fixture-records.test-support.ts';
 
 const ID = '01a22b3e-7108-72cf-96ba-1191d1508086';
 const T0 = Date.parse('2026-11-30T07:00:00.000Z');

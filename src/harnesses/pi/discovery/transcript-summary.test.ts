@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyRecord, applyToolResult, emptySummary, toolResultFromHead } from './transcript-summary.ts';
 import type { TranscriptSummary } from './transcript-summary.ts';
-import { assistant, header, ompExit, ompModelChange, ompTitle, ompTitleChange, piModelChange, sessionInfo, toolResult, user } from './fixture-records.ts';
+import { assistant, header, ompExit, ompModelChange, ompTitle, ompTitleChange, piModelChange, sessionInfo, toolResult, user } from './fixture-records.test-support.ts';
 
 const ID = '01a22b3e-7108-72cf-96ba-1191d1508086';
 const fold = (records: object[]): TranscriptSummary => records.reduce<TranscriptSummary>((s, r) => applyRecord(s, r), emptySummary());

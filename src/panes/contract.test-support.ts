@@ -1,5 +1,5 @@
 /**
- * The shared contract every PaneManager passes (STYLE habit 7): tmux against a real private tmux
+ * The shared contract every PaneManager passes: tmux against a real private tmux
  * server, herdr against test/fakes/fake-herdr. A fixture says how to look at the server from the
  * outside (which pane an attached client shows, the argv a pane was started with).
  */

@@ -1,7 +1,6 @@
 /**
- * Hand-made Codex rollout lines for tests, shaped like the real 0.171.0 records
- * (../shared/harnesses/samples/codex/rollouts/), cut to the fields Muster reads plus some bulk.
- * Test-only; lives beside the source because test/fakes/ belongs to another engineer.
+ * Hand-made Codex rollout lines for tests, shaped like the records Codex 0.171.0 writes, cut to the
+ * fields Muster reads plus some bulk.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

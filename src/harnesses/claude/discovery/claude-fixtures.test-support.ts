@@ -1,6 +1,6 @@
 /**
- * Test-only builders of small hand-made Claude Code files (shapes copied from real 2.1.332 records
- * in /work/shared/harnesses/samples/claude-code, trimmed to the fields Muster reads).
+ * Test-only builders of small hand-made Claude Code files (shapes copied from real 2.1.332 records,
+ * trimmed to the fields Muster reads).
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,7 +1,6 @@
 /**
  * Test helper: builds small hand-made OpenCode stores shaped like 1.18.33's `opencode.db`
- * (the tables and columns the source reads, from samples/opencode/opencode-db-schema.sql), in WAL mode as
- * OpenCode keeps it. Used by this folder's tests and the contract suite fixture; never by production code.
+ * (the tables and columns the source reads, as 1.18.33 declares them), in WAL mode as OpenCode keeps it.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -8,7 +8,7 @@ import { acquireLock } from './acquire.ts';
 import type { LockHandle } from './types.ts';
 
 const lockPath = process.argv[2];
-if (lockPath === undefined) throw new Error('usage: race-child.ts <lockPath>');
+if (lockPath === undefined) throw new Error('usage: race-child.test-support.ts <lockPath>');
 
 const identity = {
   serviceProtocolVersion: 1,

@@ -1,7 +1,6 @@
 /**
  * Builders of small hand-made pi/omp session records for the tests of both sources, shaped like the
- * real samples in harnesses/samples/{pi,omp}/ (key order included: the tool-result head match relies on it).
- * Test support only; not exported from index.ts.
+ * records pi 0.73.1 and omp 18.2.3 write (key order included: the tool-result head match relies on it).
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -3,7 +3,7 @@
  * goals unit tests. Not used in production.
  */
 import type { Auditor, AuditRequest, AuditResult } from './auditor/port.ts';
-import { createMemoryGoalsRepository } from './memory-repo.ts';
+import { createMemoryGoalsRepository } from './memory-repo.test-support.ts';
 import { createGoals, type Goals } from './service.ts';
 import type { ContinuationPort, GoalLimits, GoalSettings, PagePort, Verdict } from './types.ts';
 

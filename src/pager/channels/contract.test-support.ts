@@ -1,5 +1,5 @@
 /**
- * The shared contract every NotificationChannel passes (STYLE habit 7): a delivery that arrives names
+ * The shared contract every NotificationChannel passes: a delivery that arrives names
  * the session, the reason and the board link, text intact; a failing delivery resolves `ok: false` with
  * a reason and never throws, so it is recorded as failed and never reported as sent.
  */

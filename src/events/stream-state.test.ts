@@ -5,7 +5,7 @@ import type { EventCatalogue, EventType } from './catalogue.ts';
 import type { Session } from '../core/session.ts';
 import type { Page } from '../pager/index.ts';
 import type { Goal } from '../goals/index.ts';
-import { goal, page, session, uuid } from '../tui/tui-fixtures.ts';
+import { goal, page, session, uuid } from '../tui/tui-fixtures.test-support.ts';
 
 const ev = <K extends EventType>(type: K, data: EventCatalogue[K], at?: string): StreamEvent => ({ type, data, ...(at ? { at } : {}) });
 const applyAll = (s: StreamState, events: readonly StreamEvent[]) => events.reduce(applyEvent, s);

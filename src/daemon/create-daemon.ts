@@ -17,6 +17,9 @@ import { eventsRoutes } from '../server/routes/events.ts';
 import { webRoutes } from '../server/routes/web.ts';
 import { sessionRoutes } from '../server/routes/sessions.ts';
 import { harnessRoutes } from '../server/routes/harnesses.ts';
+import { inboxRoutes } from '../server/routes/inbox.ts';
+import { createInbox } from '../inbox/index.ts';
+import { createDriveCheck } from './goal-drive-check.ts';
 import { actionRoutes } from '../server/routes/actions.ts';
 import { createPaneService } from '../panes/index.ts';
 import { isDirectory } from './fs-checks.ts';
@@ -41,6 +44,9 @@ import { auditorHarnesses, canContinueHeadless, turnEndOf } from '../harnesses/p
 import { goalRoutes } from '../server/routes/goals.ts';
 
 export const DEFAULT_PORT = 6878;
+
+/** How long a prompt waits for the session's extension or plugin to take it, ms (its poll is at most 25 s away). */
+const INBOX_DELIVERY_MS = 30_000;
 
 export interface DaemonOptions {
   /** Environment to read MUSTER_HOME, MUSTER_BUILD_ID and harness homes from. Default: process.env. */
@@ -140,16 +146,27 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       },
     });
     disposers.push(pager.start());
+    // Prompts to live sessions through their own extension or plugin (a goal's resume, the board).
+    const inbox = createInbox();
+    disposers.push(() => inbox.close());
+    const deliverLive = async (sessionId: string, prompt: string): Promise<{ ok: true } | { ok: false; error: string }> => {
+      const r = await inbox.deliver(sessionId, prompt, INBOX_DELIVERY_MS);
+      return r === 'claimed' ? { ok: true } : { ok: false, error: r === 'no_listener' ? 'no Muster extension or plugin is listening in that session' : 'the session did not take the prompt in time' };
+    };
     // Goals: the driver reads settings fresh at each decision; a blocked goal pages, its answer resumes it.
     const goals = createGoals({
       repo: store.goals,
       settings: async () => {
         const s = await store.settings.all();
-        return { auditEnabled: s.auditEnabled === true, auditModel: String(s.auditModel ?? ''), auditTimeoutMs: Number(s.auditTimeoutSeconds) * 1000 };
+        return {
+          auditEnabled: s.auditEnabled === true, auditModel: String(s.auditModel ?? ''), auditTimeoutMs: Number(s.auditTimeoutSeconds) * 1000,
+          defaultTokenBudget: Number(s.goalDefaultTokenBudget) || null, defaultMaxTurns: Number(s.goalDefaultMaxTurns) || undefined,
+        };
       },
-      auditorFor: createAuditorFactory({ env, harnesses: auditorHarnesses, run: runCommand }),
+      auditorFor: createAuditorFactory({ env, harnesses: auditorHarnesses, run: runCommand, log }),
       pages: createPagerPagePort(pager, log),
       publish: (type, data) => void bus.publish(type, data),
+      continuation: { canSend: (id) => inbox.listening(id), send: (input) => deliverLive(input.sessionId, input.prompt) },
       log,
     });
     const goalHookDecision = createHookDecider({
@@ -165,6 +182,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         ops: {
           exited: (id, pid) => (pid ? !proc.isAlive(pid) : !hub.get(id)?.live),
           canContinue: canContinueHeadless,
+          deliverLive: async (input) => inbox.listening(input.sessionId) && (await deliverLive(input.sessionId, input.prompt)).ok,
           resumeHeadless: (input) => resumeHeadless(env, { ...input, cwd: input.cwd ?? hub.get(input.sessionId)?.cwd ?? null }),
         },
       }),
@@ -203,11 +221,12 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         actionRoutes({ actions, history: store.actions }),
         sessionTailRoutes({ hub }),
         hookRoutes({ hooks, launches }),
+        inboxRoutes({ inbox }),
         characterRoutes({ characters, bus }),
         packRoutes({ characters, bus }),
         sceneRoutes({ scene, bus }),
         pageRoutes({ pager, sessions: sessionLookup }),
-        goalRoutes({ goals, harnessOf: (id) => hub.get(id)?.harness }),
+        goalRoutes({ goals, harnessOf: (id) => hub.get(id)?.harness, drivable: createDriveCheck({ env, session: (id) => hub.get(id), runningLaunches: () => launches.list({ running: true, limit: 1000 }) }) }),
         mcp.mount,
         eventsRoutes({
           bus,

@@ -20,6 +20,7 @@ import { harnessRoutes } from '../server/routes/harnesses.ts';
 import { inboxRoutes } from '../server/routes/inbox.ts';
 import { createInbox } from '../inbox/index.ts';
 import { createDriveCheck } from './goal-drive-check.ts';
+import { watchServerTurns } from './server-turns.ts';
 import { actionRoutes } from '../server/routes/actions.ts';
 import { createPaneService } from '../panes/index.ts';
 import { isDirectory } from './fs-checks.ts';
@@ -149,9 +150,21 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     // Prompts to live sessions through their own extension or plugin (a goal's resume, the board).
     const inbox = createInbox();
     disposers.push(() => inbox.close());
+    /** A prompt to a live session: through its extension or plugin when one listens, else its harness's server. */
     const deliverLive = async (sessionId: string, prompt: string): Promise<{ ok: true } | { ok: false; error: string }> => {
-      const r = await inbox.deliver(sessionId, prompt, INBOX_DELIVERY_MS);
-      return r === 'claimed' ? { ok: true } : { ok: false, error: r === 'no_listener' ? 'no Muster extension or plugin is listening in that session' : 'the session did not take the prompt in time' };
+      if (inbox.listening(sessionId)) {
+        const r = await inbox.deliver(sessionId, prompt, INBOX_DELIVERY_MS);
+        return r === 'claimed' ? { ok: true } : { ok: false, error: 'the session did not take the prompt in time' };
+      }
+      const s = hub.get(sessionId);
+      const p = s ? await hub.source(s.harness)?.prompt?.(sessionId, prompt) : undefined;
+      if (p?.ok) return { ok: true };
+      return { ok: false, error: p?.message ?? 'no Muster extension or plugin is listening in that session, and its harness has no server to prompt' };
+    };
+    const canPromptLive = async (sessionId: string): Promise<boolean> => {
+      if (inbox.listening(sessionId)) return true;
+      const s = hub.get(sessionId);
+      return s?.promptable === true;
     };
     // Goals: the driver reads settings fresh at each decision; a blocked goal pages, its answer resumes it.
     const goals = createGoals({
@@ -166,9 +179,10 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       auditorFor: createAuditorFactory({ env, harnesses: auditorHarnesses, run: runCommand, log }),
       pages: createPagerPagePort(pager, log),
       publish: (type, data) => void bus.publish(type, data),
-      continuation: { canSend: (id) => inbox.listening(id), send: (input) => deliverLive(input.sessionId, input.prompt) },
+      continuation: { canSend: (id) => canPromptLive(id), send: (input) => deliverLive(input.sessionId, input.prompt) },
       log,
     });
+    disposers.push(watchServerTurns({ bus, hub, inbox, goals, log }));
     const goalHookDecision = createHookDecider({
       onTurnFinished: (turn) => goals.onTurnFinished(turn),
       turnEndOf,

@@ -44,6 +44,7 @@ export function createDriveCheck(o: DriveCheckOptions): (sessionId: string, harn
     const turnEnd = a.hooks.turnEnd;
     if (!turnEnd) return { ok: false, message: `Muster cannot continue ${a.label} sessions from their turns; drive one headless instead`, fix: [`muster goal run ${harness} "<objective>"`] };
     const s = o.session(sessionId);
+    if (s?.promptable === true) return { ok: true, note: null };
     const installed = hooksInstalled(harness, o.env);
     const relaunch = a.resumeArgv(sessionId);
     const viaMuster = relaunch ? `muster ${relaunch.join(' ')}` : `muster ${harness}`;

@@ -6,12 +6,16 @@
  * (pi/omp `sendUserMessage`, OpenCode `promptAsync`), so the fake model seeing the continuation prompt is
  * the proof.
  *
+ * A session of `opencode serve` (no TUI, so no plugin) is driven by the daemon itself: its turns are read
+ * from OpenCode's store and the continuations go through the server's prompt_async.
+ *
  * The wrapper runs every scenario (three turns on continue, continue, complete; blocked after three
  * needs-user verdicts and resumed by the page's answer; the turn ceiling; clear); the installed path
  * runs the first, which proves that path drives a session at all without repeating the rest.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -165,4 +169,35 @@ describe('goals on live pi, omp and OpenCode sessions', () => {
   suite('pi');
   suite('omp');
   suite('opencode');
+
+  it('opencode serve (a server, no TUI, no plugin): the turns are read from its store, the continuations go through prompt_async', { timeout: SCENARIO_MS }, async () => {
+    const cli = await ensureHarnessCli('opencode');
+    const sRoot = path.join(root, `s${++n}-opencode-serve`);
+    const h = harnessEnv('opencode', { root: sRoot, modelUrl: model.url, binDir: cli.binDir });
+    const d = await startHarnessDaemon({ homes: [h], root: sRoot, env: { MUSTER_AUDITOR_BASE_URL: `${auditor.url}/v1`, MUSTER_AUDITOR_API_KEY: 'sk-audit' } });
+    daemons.push(d);
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    const server = spawn(cli.bin, ['serve', '--port', String(port)], { cwd: h.cwd, env: h.env, stdio: 'ignore' });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      const call = async (p: string, body?: unknown) => {
+        const r = await fetch(`${base}${p}`, { method: body === undefined ? 'GET' : 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+        return r.status === 204 ? null : ((await r.json()) as Record<string, unknown>);
+      };
+      await until('opencode serve answers', async () => (await call('/session').catch(() => undefined)) !== undefined, 60_000);
+      const id = String((await call('/session', {}))?.['id']);
+      await call(`/session/${id}/prompt_async`, { parts: [{ type: 'text', text: 'hello there' }] });
+      // Idle on a server that hosts many sessions, it is listed dormant — and promptable.
+      const s = await d.waitFor((x) => x.id === id && x.promptable === true && x.status !== 'working', 60_000, 'the served session, promptable');
+      auditor.enqueue(CONTINUE, CONTINUE, DONE);
+      await setGoal(d, s.id);
+      const mark = model.requests.length;
+      await call(`/session/${id}/prompt_async`, { parts: [{ type: 'text', text: 'start on the goal' }] });
+      await until('goal complete', async () => (await goal(d, id)).status === 'complete');
+      assert.equal((await goal(d, id)).turns, 3);
+      assert.equal(continuations(model, mark).length, 2);
+    } finally {
+      server.kill('SIGTERM');
+    }
+  });
 });

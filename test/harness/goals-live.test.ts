@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { keywordHandler, startFakeModel, type FakeModel, type Reply } from '../fakes/fake-model/index.ts';
+import { keywordHandler, lastUserText, startFakeModel, type FakeModel, type Reply } from '../fakes/fake-model/index.ts';
 import { ensureHarnessCli, harnessEnv, startHarnessDaemon, startTmux, typeUntilSent } from './kit/index.ts';
 import type { HarnessDaemon, HarnessEnv, HarnessName, Pane, Tmux } from './kit/index.ts';
 import type { Session } from '../../src/core/session.ts';
@@ -34,7 +34,7 @@ const OBJECTIVE = 'make the project shippable';
 interface Goal { id: string; status: string; turns: number; pageId: string | null; maxTurns: number }
 
 /** The harness's own continuation prompts the model received (the driver's text names what remains). */
-const continuations = (model: FakeModel, since: number) => model.requests.slice(since).filter((r) => !r.sideCall && JSON.stringify(r.body).includes('add the tests'));
+const continuations = (model: FakeModel, since: number) => model.requests.slice(since).filter((r) => !r.sideCall && lastUserText(r).includes('add the tests'));
 
 describe('goals on live pi, omp and OpenCode sessions', () => {
   let model: FakeModel;

@@ -74,6 +74,8 @@ export interface Session {
    * history it copied is counted in that session's tokens and cost, not in this one's.
    */
   forkedFrom?: string | null;
+  /** True when the harness's own server can take a prompt for this session now (OpenCode `serve` / `--port`), live or idle. */
+  promptable?: boolean;
   /**
    * Each live process with its own status and pane, for sources that can act on one of them alone
    * (focus and end with a pid); a session resumed in two processes at once has two. Absent for

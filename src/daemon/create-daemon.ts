@@ -17,6 +17,10 @@ import { eventsRoutes } from '../server/routes/events.ts';
 import { webRoutes } from '../server/routes/web.ts';
 import { sessionRoutes } from '../server/routes/sessions.ts';
 import { harnessRoutes } from '../server/routes/harnesses.ts';
+import { inboxRoutes } from '../server/routes/inbox.ts';
+import { createInbox } from '../inbox/index.ts';
+import { createDriveCheck } from './goal-drive-check.ts';
+import { watchServerTurns } from './server-turns.ts';
 import { actionRoutes } from '../server/routes/actions.ts';
 import { createPaneService } from '../panes/index.ts';
 import { isDirectory } from './fs-checks.ts';
@@ -41,6 +45,9 @@ import { auditorHarnesses, canContinueHeadless, turnEndOf } from '../harnesses/p
 import { goalRoutes } from '../server/routes/goals.ts';
 
 export const DEFAULT_PORT = 6878;
+
+/** How long a prompt waits for the session's extension or plugin to take it, ms (its poll is at most 25 s away). */
+const INBOX_DELIVERY_MS = 30_000;
 
 export interface DaemonOptions {
   /** Environment to read MUSTER_HOME, MUSTER_BUILD_ID and harness homes from. Default: process.env. */
@@ -139,18 +146,42 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       },
     });
     disposers.push(pager.start());
+    // Prompts to live sessions through their own extension or plugin (a goal's resume, the board).
+    const inbox = createInbox();
+    disposers.push(() => inbox.close());
+    /** A prompt to a live session: through its extension or plugin when one listens, else its harness's server. */
+    const deliverLive = async (sessionId: string, prompt: string): Promise<{ ok: true } | { ok: false; error: string }> => {
+      if (inbox.listening(sessionId)) {
+        const r = await inbox.deliver(sessionId, prompt, INBOX_DELIVERY_MS);
+        return r === 'claimed' ? { ok: true } : { ok: false, error: 'the session did not take the prompt in time' };
+      }
+      const s = hub.get(sessionId);
+      const p = s ? await hub.source(s.harness)?.prompt?.(sessionId, prompt) : undefined;
+      if (p?.ok) return { ok: true };
+      return { ok: false, error: p?.message ?? 'no Muster extension or plugin is listening in that session, and its harness has no server to prompt' };
+    };
+    const canPromptLive = async (sessionId: string): Promise<boolean> => {
+      if (inbox.listening(sessionId)) return true;
+      const s = hub.get(sessionId);
+      return s?.promptable === true;
+    };
     // Goals: the driver reads settings fresh at each decision; a blocked goal pages, its answer resumes it.
     const goals = createGoals({
       repo: store.goals,
       settings: async () => {
         const s = await store.settings.all();
-        return { auditEnabled: s.auditEnabled, auditModel: s.auditModel, auditTimeoutMs: s.auditTimeoutSeconds * 1000 };
+        return {
+          auditEnabled: s.auditEnabled, auditModel: s.auditModel, auditTimeoutMs: s.auditTimeoutSeconds * 1000,
+          defaultTokenBudget: s.goalDefaultTokenBudget || null, defaultMaxTurns: s.goalDefaultMaxTurns,
+        };
       },
-      auditorFor: createAuditorFactory({ env, harnesses: auditorHarnesses, run: runCommand }),
+      auditorFor: createAuditorFactory({ env, harnesses: auditorHarnesses, run: runCommand, log }),
       pages: createPagerPagePort(pager, log),
       publish: (type, data) => void bus.publish(type, data),
+      continuation: { canSend: (id) => canPromptLive(id), send: (input) => deliverLive(input.sessionId, input.prompt) },
       log,
     });
+    disposers.push(watchServerTurns({ bus, hub, inbox, goals, log }));
     const goalHookDecision = createHookDecider({
       onTurnFinished: (turn) => goals.onTurnFinished(turn),
       turnEndOf,
@@ -164,6 +195,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         ops: {
           exited: (id, pid) => (pid ? !proc.isAlive(pid) : !hub.get(id)?.live),
           canContinue: canContinueHeadless,
+          deliverLive: async (input) => inbox.listening(input.sessionId) && (await deliverLive(input.sessionId, input.prompt)).ok,
           resumeHeadless: (input) => resumeHeadless(env, { ...input, cwd: input.cwd ?? hub.get(input.sessionId)?.cwd ?? null }),
         },
       }),
@@ -201,11 +233,12 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         actionRoutes({ actions, history: store.actions }),
         sessionTailRoutes({ hub }),
         hookRoutes({ hooks, launches }),
+        inboxRoutes({ inbox }),
         characterRoutes({ characters, bus }),
         packRoutes({ characters, bus }),
         sceneRoutes({ scene, bus }),
         pageRoutes({ pager, sessions: sessionLookup }),
-        goalRoutes({ goals, harnessOf: (id) => hub.get(id)?.harness }),
+        goalRoutes({ goals, harnessOf: (id) => hub.get(id)?.harness, drivable: createDriveCheck({ env, session: (id) => hub.get(id), runningLaunches: () => launches.list({ running: true, limit: 1000 }) }) }),
         mcp.mount,
         eventsRoutes({
           bus,

@@ -67,7 +67,15 @@ export interface SessionSource {
    * no transcript). Sources without it make GET /api/sessions/:id/tail answer `supported: false`.
    */
   tail?(id: string, limit: number): Promise<TailMessage[]>;
+  /**
+   * Optional: sends `text` to a live session as the operator's next prompt through the harness's own
+   * server (OpenCode's `prompt_async` on a `serve`/`--port` process), when the session has one. Never
+   * throws: 'no_channel' when it has none now.
+   */
+  prompt?(id: string, text: string): Promise<PromptOutcome>;
 }
+
+export type PromptOutcome = { ok: true; via: string } | { ok: false; reason: 'no_channel' | 'refused'; message: string };
 
 /**
  * Incremental transcript index port: the store implements it (table transcript_index),

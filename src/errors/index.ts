@@ -45,6 +45,7 @@ export type ErrorCode =
   | 'invalid_scene'
   | 'goal_not_found'
   | 'goal_conflict'
+  | 'goal_not_drivable'
   | 'harness_failed'
   | 'config_malformed'
   | 'internal';
@@ -92,6 +93,7 @@ const STATUS: Record<ErrorCode, number> = {
   invalid_scene: 400,
   goal_not_found: 404,
   goal_conflict: 409,
+  goal_not_drivable: 409,
   harness_failed: 502,
   config_malformed: 409,
   internal: 500,

@@ -45,7 +45,7 @@ export interface EventCatalogue extends Record<PageEventType, Page> {
   /** The auditor's verdict on the last turn (null when the audit could not be taken, with the error). */
   'goal.audited': { goalId: string; sessionId: string; verdict: Verdict | null; error: string | null; auditor: string; tokens: number };
   /** A Stop hook could not carry the next turn: the goal was resumed headless or paused. */
-  'goal.handoff': { goalId: string; sessionId: string; why: HandoffWhy; via: 'paused' | 'resume'; detail: string };
+  'goal.handoff': { goalId: string; sessionId: string; why: HandoffWhy; via: 'paused' | 'resume' | 'inbox'; detail: string };
 
   /** A harness hook, plugin or extension reported an event; status is what it asserted, if anything. */
   'hook.event.received': { harness: Harness; event: string; sessionId: string | null; launchId: string | null; status: HookStatus | null; waitingFor: string | null };

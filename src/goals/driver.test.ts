@@ -272,3 +272,19 @@ describe('goal driver: limits', () => {
     assert.equal(await status(b), 'max_turns');
   });
 });
+
+describe('goal limits when none are given', () => {
+  it('a goal set without a budget or ceiling takes the configured defaults; given ones win', async () => {
+    const r = createRig([DONE]);
+    r.settings.defaultTokenBudget = 300_000;
+    r.settings.defaultMaxTurns = 7;
+    const g = await setGoal(r);
+    assert.equal(g.tokenBudget, 300_000);
+    assert.equal(g.maxTurns, 7);
+    const h = await setGoal(r, { tokenBudget: 5000, maxTurns: 3 });
+    assert.equal(h.tokenBudget, 5000);
+    assert.equal(h.maxTurns, 3);
+    r.settings.defaultTokenBudget = null;
+    assert.equal((await setGoal(r)).tokenBudget, null, 'no default budget: none, never 0');
+  });
+});

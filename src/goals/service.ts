@@ -82,10 +82,15 @@ export function createGoals(opts: GoalsOptions): Goals {
       if (objective === '') throw new MusterError('invalid_argument', 'the objective is empty; say what "done" means');
       if (objective.length > MAX_OBJECTIVE) throw new MusterError('invalid_argument', `the objective is longer than ${MAX_OBJECTIVE} characters`);
       const auditor = typeof input.auditor === 'string' ? input.auditor.trim() : '';
+      // A goal set without limits takes the configured defaults (settings goalDefaultTokenBudget / goalDefaultMaxTurns).
+      const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+      const defaults = given(input.tokenBudget) && given(input.maxTurns) ? null : await opts.settings();
+      const tokenBudget = given(input.tokenBudget) ? normaliseBudget(input.tokenBudget) : normaliseBudget(defaults?.defaultTokenBudget ?? null);
+      const maxTurns = normaliseMaxTurns(given(input.maxTurns) ? input.maxTurns : defaults?.defaultMaxTurns);
       const now = iso();
       const goal: Goal = {
         id: newGoalId(clock()), sessionId: input.sessionId, harness: input.harness, objective, status: 'active',
-        tokenBudget: normaliseBudget(input.tokenBudget), maxTurns: normaliseMaxTurns(input.maxTurns),
+        tokenBudget, maxTurns,
         turns: 0, tokensUsed: 0, auditTokens: 0, timeUsedSeconds: 0, strikes: 0, auditFailures: 0, auditor,
         lastAudit: null, reason: null, pageId: null, createdAt: now, updatedAt: now, settledAt: null,
       };

@@ -15,6 +15,11 @@ import type { GoalsRepository } from './types.ts';
 export interface StopHandoffOperations {
   /** True once the session's process has exited (pid when known, else the session's liveness). Must not throw. */
   exited(sessionId: string, pid: number | null): boolean;
+  /**
+   * Delivers the continuation to the live session through its own extension or plugin (the inbox), when
+   * one listens there; false when none does or it did not take it. Must not throw. Default: never.
+   */
+  deliverLive?(input: { harness: HandoffInput['harness']; sessionId: string; prompt: string }): Promise<boolean>;
   /** Whether the harness can take a next turn headless with Muster's hooks (its adapter's `headless.continueWithHooks`). */
   canContinue(harness: HandoffInput['harness']): boolean;
   /** Starts the next turn headless with Muster's hooks (`claude --resume <id> -p <prompt> …`), detached. Must not throw. */
@@ -58,6 +63,12 @@ export function createStopHandoff(o: StopHandoffOptions): (input: HandoffInput) 
   }
 
   return async (input) => {
+    if (await (o.ops.deliverLive?.({ harness: input.harness, sessionId: input.sessionId, prompt: input.prompt }) ?? false)) {
+      const g = await o.repo.getBySession(input.sessionId);
+      if (g) o.publish('goal.handoff', { goalId: g.id, sessionId: g.sessionId, why: input.why, via: 'inbox', detail: `${WHY[input.why]}; sent through the session's Muster extension` });
+      log(`[goals] ${input.sessionId}: ${WHY[input.why]}; continuation sent through the session's extension`);
+      return;
+    }
     if (!o.ops.canContinue(input.harness)) return pause(input, `no other way to send ${input.harness} the next turn; answer in the session, then muster goal resume`);
     const deadline = clock() + exitWait;
     while (!o.ops.exited(input.sessionId, input.pid)) {

@@ -107,9 +107,13 @@ export interface GoalSettings {
   auditModel: string;
   /** Bound of one audit, ms. */
   auditTimeoutMs: number;
+  /** Token budget of a goal set without one; null = none. */
+  defaultTokenBudget?: number | null;
+  /** Turn ceiling of a goal set without one. */
+  defaultMaxTurns?: number;
 }
 
-export const DEFAULT_GOAL_SETTINGS: GoalSettings = { auditEnabled: true, auditModel: '', auditTimeoutMs: 120_000 };
+export const DEFAULT_GOAL_SETTINGS: GoalSettings = { auditEnabled: true, auditModel: '', auditTimeoutMs: 120_000, defaultTokenBudget: null, defaultMaxTurns: 50 };
 
 /** Async so a PostgreSQL implementation can satisfy it (fleet-shared). */
 export interface GoalsRepository {

@@ -57,6 +57,12 @@ export interface HookEvents {
   turnEnd?: {
     event: string;
     /**
+     * Whether `muster <harness>` injects what reports this event (Claude's --settings hooks, the pi/omp
+     * extension, the OpenCode plugin). False where only `muster hooks install` does (Codex's hooks
+     * need trust in hooks.json).
+     */
+    viaWrapper: boolean;
+    /**
      * Consecutive blocks the harness honours before it overrides one, when it caps them; 0 = no cap.
      * The hook reports the live value as `muster_block_cap` where it can read it.
      */
@@ -90,6 +96,11 @@ export interface HeadlessCommand {
   argv: string[];
   /** Written to the child's stdin, when the prompt goes there. */
   stdin?: string;
+  /**
+   * A command to run after it, given what it printed: removes what the run left behind (an auditor's
+   * session in a harness that always saves one). Null when there is nothing to remove.
+   */
+  cleanup?(out: TurnOutput): string[] | null;
 }
 
 /** What a headless run printed, read into the facts the goal driver and the auditors need. */

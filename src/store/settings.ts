@@ -4,6 +4,7 @@
  * Later capabilities add their keys here.
  */
 import { MusterError } from '../errors/index.ts';
+import { auditorHarnesses } from '../harnesses/ports.ts';
 
 export type SettingValue = string | number | boolean | null;
 
@@ -18,7 +19,19 @@ const oneOf = <T extends string>(...allowed: T[]) => (v: unknown): T | undefined
 const bool = (v: unknown): boolean | undefined => (typeof v === 'boolean' ? v : undefined);
 const intRange = (min: number, max: number) => (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : undefined;
-const text = (max: number) => (v: unknown): string | undefined => (typeof v === 'string' && v.length <= max ? v : undefined);
+/** Auditor specs the goals can build: '' (the session's own harness), a provider's model, or a harness that can audit. */
+const AUDIT_FORMS = ["''", 'anthropic/<model>', 'openai/<model>', ...auditorHarnesses.auditorNames().map((n) => `cli:${n}[/<model>]`)].join(', ');
+function auditSpec(v: unknown): string | undefined {
+  if (typeof v !== 'string' || v.length > 200) return undefined;
+  const spec = v.trim();
+  if (spec === '') return '';
+  const slash = spec.indexOf('/');
+  const head = slash < 0 ? spec : spec.slice(0, slash);
+  const model = slash < 0 ? '' : spec.slice(slash + 1).trim();
+  if ((head === 'anthropic' || head === 'openai') && model !== '') return spec;
+  if (head.startsWith('cli:') && auditorHarnesses.auditor(head.slice(4)) !== null && (slash < 0 || model !== '')) return spec;
+  return undefined;
+}
 const httpUrl = (v: unknown): string | undefined => (typeof v === 'string' && v.length <= 2000 && (v === '' || /^https?:\/\/[^\s]+$/i.test(v)) ? v : undefined);
 
 /** One setting: its value's type is what `check` accepts. */
@@ -28,7 +41,9 @@ export const SETTINGS = {
   theme: setting({ default: 'system', check: oneOf('system', 'dark', 'light'), describe: 'board colour scheme: system | dark | light' }),
   rescanSeconds: setting({ default: 60, check: intRange(30, 3600), describe: 'slow safety rescan of harness files, seconds (30..3600)' }),
   auditEnabled: setting({ default: true, check: bool, describe: 'goal auditor on/off' }),
-  auditModel: setting({ default: '', check: text(200), describe: "goal auditor spec ('' = the session's own harness and model)" }),
+  auditModel: setting({ default: '', check: auditSpec, describe: `a goal auditor spec: ${AUDIT_FORMS} ('' = the session's own harness and model)` }),
+  goalDefaultTokenBudget: setting({ default: 0, check: intRange(0, 1_000_000_000), describe: 'token budget of a goal set without one (0 = none; 0..1000000000)' }),
+  goalDefaultMaxTurns: setting({ default: 50, check: intRange(1, 10_000), describe: 'turn ceiling of a goal set without one (1..10000)' }),
   auditTimeoutSeconds: setting({ default: 120, check: intRange(5, 3600), describe: 'bound of one goal audit, seconds (5..3600)' }),
   pageExpiryHours: setting({ default: 24, check: intRange(1, 24 * 30), describe: 'hours before an unanswered page expires (1..720)' }),
   askWaitSeconds: setting({ default: 45, check: intRange(1, 600), describe: 'how long ask_operator/await_answer wait before returning pending, seconds (1..600)' }),

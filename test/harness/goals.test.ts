@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startFakeModel, type FakeModel, type Reply } from '../fakes/fake-model/index.ts';
+import { lastUserText, startFakeModel, systemText, type FakeModel, type Reply } from '../fakes/fake-model/index.ts';
 import { ensureHarnessCli, harnessEnv, runCli, type HarnessCli, type HarnessName } from './kit/index.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/muster.js', import.meta.url));
@@ -43,11 +43,12 @@ function suite(name: HarnessName, full: boolean) {
       fs.rmSync(root, { recursive: true, force: true });
     });
 
-    async function goalRun(verdicts: Reply[], args: string[] = []) {
+    async function goalRun(verdicts: Reply[], args: string[] = [], auditorSpec: string | null = 'openai/fake-model') {
       auditor.enqueue(...verdicts);
       const h = harnessEnv(name, { root: path.join(root, `s${++n}`), modelUrl: model.url, binDir: cli.binDir });
       const env = { ...h.env, MUSTER_HOME: museHome, MUSTER_PORT: '0', MUSTER_AUDITOR_BASE_URL: `${auditor.url}/v1`, MUSTER_AUDITOR_API_KEY: 'sk-audit' };
-      const r = await runCli(process.execPath, [BIN, 'goal', 'run', name, '--cwd', h.cwd, '--auditor', 'openai/fake-model', '--json', ...args, 'make the project shippable'], { cwd: h.cwd, env, timeoutMs: SCENARIO_MS - 20_000 });
+      const spec = auditorSpec === null ? [] : ['--auditor', auditorSpec];
+      const r = await runCli(process.execPath, [BIN, 'goal', 'run', name, '--cwd', h.cwd, ...spec, '--json', ...args, 'make the project shippable'], { cwd: h.cwd, env, timeoutMs: SCENARIO_MS - 20_000 });
       const lines = r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
       const last = lines.at(-1) as { ok?: boolean; goal: Goal; outcome: string; turns: number } | undefined;
       assert.ok(last?.ok, `no envelope; exit ${r.code}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`);
@@ -67,6 +68,23 @@ function suite(name: HarnessName, full: boolean) {
       assert.equal(r.audits, 0, 'every queued verdict was used');
       assert.ok(r.goal.auditTokens > 0 && r.goal.tokensUsed > r.goal.auditTokens, 'turn and auditor tokens are both counted');
     });
+
+    if (name !== 'claude' && name !== 'codex') {
+      it('no auditor configured: the harness audits itself (its print mode, against the same fake model), exit 0 on complete', { timeout: SCENARIO_MS }, async () => {
+        // The harness's own auditor run asks the fake model with the auditor's instructions: it answers complete.
+        const remove = model.onRequest((req) => (`${systemText(req)}\n${lastUserText(req)}`.includes('You are an independent auditor') ? DONE : undefined));
+        const auditorRequests = auditor.requests.length;
+        try {
+          const r = await goalRun([], [], null);
+          assert.equal(r.outcome, 'complete');
+          assert.equal(r.code, 0);
+          assert.equal(r.goal.turns, 1);
+          assert.equal(auditor.requests.length, auditorRequests, 'the HTTP auditor was not asked');
+        } finally {
+          remove();
+        }
+      });
+    }
 
     if (!full) return;
 

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { keywordHandler, startFakeModel } from '../fakes/fake-model/index.ts';
 import type { FakeModel } from '../fakes/fake-model/index.ts';
 import { splitBoardUrl } from '../e2e/kit.ts';
-import { ensureHarnessCli, harnessEnv, runCli, startHarnessDaemon, startTmux } from './kit/index.ts';
+import { ensureHarnessCli, harnessEnv, runCli, startHarnessDaemon, startTmux, typeUntilSent as typeUntil } from './kit/index.ts';
 import type { DaemonEvent, EventStream, HarnessCli, HarnessDaemon, HarnessEnv, HarnessName, Pane, Tmux } from './kit/index.ts';
 
 const SCENARIO_MS = 240_000;
@@ -132,20 +132,7 @@ describe('muster <harness>: the real CLIs wrapped, status from hooks, pages attr
     await tmux.sendKeys(pane.id, 'Enter');
   }
 
-  /** Types a prompt and presses Enter until the fake model has seen it (pi's and omp's editors may swallow one). */
-  async function typeUntilSent(pane: Pane, text: string, tries = 3, perTryMs = 5_000): Promise<void> {
-    await tmux.sendKeys(pane.id, text, { literal: true });
-    await new Promise((r) => setTimeout(r, 300));
-    const mark = model.requests.length;
-    const escaped = JSON.stringify(text).slice(1, -1); // as it appears inside the JSON request body
-    const seen = () => model.requests.slice(mark).some((r) => JSON.stringify(r.body).includes(escaped));
-    for (let attempt = 0; attempt < tries && !seen(); attempt++) {
-      await tmux.sendKeys(pane.id, 'Enter');
-      const deadline = Date.now() + perTryMs;
-      while (!seen() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    }
-    if (!seen()) assert.fail(`the TUI did not send "${text}" to the model\n--- pane ---\n${await tmux.capture(pane.id)}`);
-  }
+  const typeUntilSent = (pane: Pane, text: string, tries?: number, perTryMs?: number) => typeUntil(tmux, model, pane.id, text, tries, perTryMs);
 
   /** Waits for the page a session asks, answers it through POST /api/pages/:id/answer, returns it. */
   async function answerPage(events: EventStream, api: Api, text: string): Promise<Record<string, unknown>> {

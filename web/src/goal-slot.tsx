@@ -3,7 +3,7 @@
  * then watch it — status, turns, tokens, whether the auditor is judging, the last verdict with what
  * remains — and pause, resume or clear it. Live through the goal events (use-board.ts).
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from './api.ts';
 import { remainingOf } from './goal-badge.tsx';
 import { compact } from './format.ts';
@@ -19,12 +19,42 @@ interface Props {
 
 const positive = (v: string): number | undefined => (v.trim() === '' ? undefined : Number(v));
 
+interface Check {
+  drivable: boolean;
+  message?: string;
+  fix?: string[];
+  note?: string | null;
+}
+
+/**
+ * Before a goal is set: the default limits (settings goalDefaultTokenBudget / goalDefaultMaxTurns)
+ * prefill the form, and whether the session can be driven at all is said before submitting.
+ */
+function useGoalPrefill(session: Session, setBudget: (v: string) => void, setTurns: (v: string) => void): Check | null {
+  const [check, setCheck] = useState<Check | null>(null);
+  useEffect(() => {
+    let live = true;
+    void api<{ settings: { goalDefaultTokenBudget?: number; goalDefaultMaxTurns?: number } }>('GET', '/api/settings').then((r) => {
+      if (!live) return;
+      if (r.settings.goalDefaultTokenBudget) setBudget(String(r.settings.goalDefaultTokenBudget));
+      if (r.settings.goalDefaultMaxTurns) setTurns(String(r.settings.goalDefaultMaxTurns));
+    }, () => undefined);
+    const q = `sessionId=${encodeURIComponent(session.id)}&harness=${encodeURIComponent(session.harness)}`;
+    void api<Check>('GET', `/api/goals/check?${q}`).then((r) => live && setCheck(r), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [session.id, session.harness, session.live, setBudget, setTurns]);
+  return check;
+}
+
 function GoalForm({ session, onGoal }: Pick<Props, 'session' | 'onGoal'>) {
   const [objective, setObjective] = useState('');
   const [budget, setBudget] = useState('');
   const [turns, setTurns] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const check = useGoalPrefill(session, setBudget, setTurns);
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -44,8 +74,15 @@ function GoalForm({ session, onGoal }: Pick<Props, 'session' | 'onGoal'>) {
       <div className="goal-limits">
         <label>Token budget<input type="number" min={1} step={1} value={budget} onChange={(e) => setBudget(e.target.value)} placeholder="none" aria-label="token budget" /></label>
         <label>Max turns<input type="number" min={1} step={1} value={turns} onChange={(e) => setTurns(e.target.value)} placeholder="default" aria-label="max turns" /></label>
-        <button type="submit" className="primary" disabled={busy || !objective.trim()}>Set goal</button>
+        <button type="submit" className="primary" disabled={busy || !objective.trim() || check?.drivable === false}>Set goal</button>
       </div>
+      {check && !check.drivable && (
+        <div className="error" role="alert" data-testid="goal-not-drivable">
+          {check.message}
+          {check.fix && <div className="mono">{check.fix.join('   or   ')}</div>}
+        </div>
+      )}
+      {check?.drivable && check.note && <div className="muted" data-testid="goal-note">{check.note}</div>}
       {error && <div className="error" role="alert">{error}</div>}
     </form>
   );

@@ -90,7 +90,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     sessionId ??= out.sessionId;
     if (!sessionId) throw new MusterError('harness_failed', `${harness} exited ${proc.code} without a session: ${(out.error ?? proc.stderr).slice(0, 400)}`);
     if (turn === 1) {
-      const set = await api('POST', '/goals', { sessionId, harness, objective, tokenBudget: flag(ctx, 'budget'), maxTurns: flag(ctx, 'max-turns'), auditor: flag(ctx, 'auditor') });
+      const set = await api('POST', '/goals', { sessionId, harness, objective, tokenBudget: flag(ctx, 'budget'), maxTurns: flag(ctx, 'max-turns'), auditor: flag(ctx, 'auditor'), drivenBy: 'caller' });
       emit({ type: 'goal.started', goal: set.goal }, `goal ${(set.goal as { id: string }).id} on ${harness} session ${sessionId}`);
     }
     const failed = proc.code !== 0 && out.text === null;

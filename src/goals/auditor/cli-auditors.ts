@@ -20,6 +20,7 @@ export interface CliAuditorOptions {
   bin?: string;
   /** Environment of the CLI. Default: the runner's (the daemon's own). */
   env?: NodeJS.ProcessEnv;
+  log?(line: string): void;
 }
 
 /** Marks the auditor's own process, so Muster's hooks inside it can tell it is not a session to drive. */
@@ -37,6 +38,12 @@ export function createCliAuditor(o: CliAuditorOptions): Auditor {
       const r = await o.run(argv, { cwd: req.cwd ?? undefined, env, input: cmd.stdin, timeoutMs: req.timeoutMs });
       if (r.error) return { ok: false, error: `${o.name} auditor: ${r.error}`, tokens: 0 };
       const out = o.headless.parse(r.stdout);
+      const cleanup = cmd.cleanup?.(out);
+      if (cleanup) {
+        const c = await o.run(o.bin ? [o.bin, ...cleanup.slice(1)] : cleanup, { cwd: req.cwd ?? undefined, env, timeoutMs: req.timeoutMs });
+        // The verdict stands either way; a leftover session is only untidy.
+        if (c.code !== 0) o.log?.(`[goals] ${o.name} auditor: could not remove its session: ${(c.error ?? c.stderr).slice(0, 200)}`);
+      }
       if (out.text === null) return { ok: false, error: `${o.name} auditor exited ${r.code} without an answer: ${(out.error ?? r.stderr).slice(0, 200)}`, tokens: out.tokens };
       const v = parseVerdict(out.text);
       return v.ok ? { ok: true, verdict: v.verdict, tokens: out.tokens } : { ok: false, error: v.error, tokens: out.tokens };

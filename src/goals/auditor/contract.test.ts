@@ -9,6 +9,9 @@ import { createAnthropicAuditor, createOpenAiAuditor } from './http-auditors.ts'
 import { createCliAuditor } from './cli-auditors.ts';
 import { claude } from '../../harnesses/claude/index.ts';
 import { codex } from '../../harnesses/codex/index.ts';
+import { pi } from '../../harnesses/pi/index.ts';
+import { omp } from '../../harnesses/omp/index.ts';
+import { opencode } from '../../harnesses/opencode/index.ts';
 import { auditorHarnesses } from '../../harnesses/ports.ts';
 import { createAuditorFactory } from './factory.ts';
 import type { Auditor, CommandRunner } from './port.ts';
@@ -20,15 +23,28 @@ let model: FakeModel;
 before(async () => (model = await startFakeModel()));
 after(async () => model.close());
 
-/** A runner that answers from the fake model's queue in the CLI's own output format. */
-function cliRunner(format: 'claude' | 'codex'): CommandRunner {
-  return async (_argv, o) => {
+/** What each CLI prints for one answer in its machine-readable mode (as the real binaries do; test/harness runs them). */
+function printed(format: 'claude' | 'codex' | 'pi' | 'opencode', text: string): string {
+  const lines = (objs: object[]) => objs.map((l) => JSON.stringify(l)).join('\n');
+  if (format === 'claude') return JSON.stringify({ type: 'result', result: text, is_error: false, usage: { input_tokens: 7, output_tokens: 3 } });
+  if (format === 'codex') return lines([{ type: 'thread.started', thread_id: 'x' }, { type: 'item.completed', item: { type: 'agent_message', text } }, { type: 'turn.completed', usage: { input_tokens: 7, output_tokens: 3 } }]);
+  if (format === 'pi') return lines([{ type: 'session', id: 'x' }, { type: 'message_end', message: { role: 'assistant', content: [{ type: 'text', text }], usage: { input: 7, output: 3 } } }]);
+  const sessionID = 'ses_0123456789abcdefABCDEFghij';
+  return lines([{ type: 'step_start', sessionID }, { type: 'text', sessionID, part: { text } }, { type: 'step_finish', sessionID, part: { tokens: { input: 7, output: 3 } } }]);
+}
+
+/** Commands the CLI runners were given, in order (cleanup runs included). */
+const ran: string[][] = [];
+
+/** A runner that answers from a queue in the CLI's own output format. */
+function cliRunner(format: 'claude' | 'codex' | 'pi' | 'opencode'): CommandRunner {
+  return async (argv, o) => {
+    ran.push(argv);
+    if (argv.includes('session') && argv.includes('delete')) return { code: 0, stdout: '', stderr: '', error: null };
     const reply = cliQueue.shift() ?? { text: 'hi' };
     if (reply.delayMs && reply.delayMs > o.timeoutMs) return { code: null, stdout: '', stderr: '', error: `timed out after ${o.timeoutMs} ms` };
     if (reply.error) return { code: 1, stdout: '', stderr: reply.error.message, error: null };
-    if (format === 'claude') return { code: 0, stdout: JSON.stringify({ type: 'result', result: reply.text, is_error: false, usage: { input_tokens: 7, output_tokens: 3 } }), stderr: '', error: null };
-    const lines = [{ type: 'thread.started', thread_id: 'x' }, { type: 'item.completed', item: { type: 'agent_message', text: reply.text } }, { type: 'turn.completed', usage: { input_tokens: 7, output_tokens: 3 } }];
-    return { code: 0, stdout: lines.map((l) => JSON.stringify(l)).join('\n'), stderr: '', error: null };
+    return { code: 0, stdout: printed(format, reply.text ?? ''), stderr: '', error: null };
   };
 }
 const cliQueue: Reply[] = [];
@@ -38,6 +54,9 @@ const PROVIDERS: { name: string; make(): Auditor; enqueue(r: Reply): void }[] = 
   { name: 'openai/<model>', make: () => createOpenAiAuditor({ model: 'judge', baseUrl: `${model.url}/v1`, apiKey: 'sk-x' }), enqueue: (r) => model.enqueue(r) },
   { name: 'cli:claude', make: () => createCliAuditor({ name: 'claude', headless: claude.headless, model: '', run: cliRunner('claude') }), enqueue: (r) => cliQueue.push(r) },
   { name: 'cli:codex', make: () => createCliAuditor({ name: 'codex', headless: codex.headless, model: 'm', run: cliRunner('codex') }), enqueue: (r) => cliQueue.push(r) },
+  { name: 'cli:pi', make: () => createCliAuditor({ name: 'pi', headless: pi.headless, model: 'fake-model', run: cliRunner('pi') }), enqueue: (r) => cliQueue.push(r) },
+  { name: 'cli:omp', make: () => createCliAuditor({ name: 'omp', headless: omp.headless, model: '', run: cliRunner('pi') }), enqueue: (r) => cliQueue.push(r) },
+  { name: 'cli:opencode', make: () => createCliAuditor({ name: 'opencode', headless: opencode.headless, model: 'fake/fake-model', run: cliRunner('opencode') }), enqueue: (r) => cliQueue.push(r) },
 ];
 
 for (const p of PROVIDERS) {
@@ -67,7 +86,11 @@ it('the factory: configured spec wins, the default is the session\'s harness and
   assert.equal(f('openai/judge', { harness: 'claude', model: 'opus' }).spec, 'openai/judge');
   assert.equal(f('', { harness: 'claude', model: 'opus' }).spec, 'cli:claude/opus');
   assert.equal(f('', { harness: 'codex', model: null }).spec, 'cli:codex');
-  for (const bad of ['nope/x', 'openai/', '']) {
+  // Every harness audits with itself by default; OpenCode's session records no provider, so its own default model.
+  assert.equal(f('', { harness: 'pi', model: 'fake-model' }).spec, 'cli:pi/fake-model');
+  assert.equal(f('', { harness: 'omp', model: null }).spec, 'cli:omp');
+  assert.equal(f('', { harness: 'opencode', model: 'fake-model' }).spec, 'cli:opencode');
+  for (const bad of ['nope/x', 'openai/', 'cli:vim']) {
     const r = await f(bad, { harness: 'pi', model: 'x' }).audit(REQ);
     assert.equal(r.ok, false);
   }
@@ -75,4 +98,13 @@ it('the factory: configured spec wins, the default is the session\'s harness and
   const r = await f('openai/judge', { harness: 'pi', model: null }).audit(REQ);
   assert.equal(r.ok, true);
   assert.equal((model.requests.at(-1)!.body as { model: string }).model, 'judge');
+});
+
+it('the auditors leave no session behind: pi and omp run with --no-session, OpenCode deletes the one it saved', async () => {
+  ran.length = 0;
+  cliQueue.push({ text: GOOD }, { text: GOOD });
+  await createCliAuditor({ name: 'pi', headless: pi.headless, model: '', run: cliRunner('pi') }).audit(REQ);
+  assert.ok(ran[0]?.includes('--no-session') && ran[0].includes('--no-tools') && ran[0].includes('--no-extensions'));
+  await createCliAuditor({ name: 'opencode', headless: opencode.headless, model: '', run: cliRunner('opencode') }).audit(REQ);
+  assert.deepEqual(ran.at(-1), ['opencode', 'session', 'delete', 'ses_0123456789abcdefABCDEFghij']);
 });

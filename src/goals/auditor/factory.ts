@@ -29,6 +29,7 @@ export interface AuditorFactoryOptions {
   /** Runs the CLI auditors. Without it, `cli:` specs fail every audit with the reason. */
   run?: CommandRunner;
   fetch?: FetchFn;
+  log?(line: string): void;
 }
 
 export type AuditorFactory = (spec: string, session: { harness: Harness; model: string | null }) => Auditor;
@@ -68,7 +69,7 @@ export function createAuditorFactory(o: AuditorFactoryOptions): AuditorFactory {
     const headless = name !== null ? o.harnesses.auditor(name) : null;
     if (name !== null && headless) {
       if (!o.run) return failingAuditor(spec, 'CLI auditors are not available in this process');
-      return createCliAuditor({ name, headless, model, run: o.run, env, bin: pick(`MUSTER_AUDITOR_${name.toUpperCase()}_BIN`) || undefined });
+      return createCliAuditor({ name, headless, model, run: o.run, env, log: o.log, bin: pick(`MUSTER_AUDITOR_${name.toUpperCase()}_BIN`) || undefined });
     }
     return failingAuditor(spec, `unknown auditor spec ${JSON.stringify(spec)}; use ${auditorForms(o.harnesses)}`);
   };

@@ -56,5 +56,5 @@ function transition(event: string, p: Record<string, unknown>): Transition | nul
 export const claudeHooks: HookEvents = {
   transition,
   sessionIdOf: (p) => sessionIdAt(p, SESSION_ID_KEYS),
-  turnEnd: { event: 'Stop', defaultBlockCap: CLAUDE_DEFAULT_BLOCK_CAP, blockCapFrom },
+  turnEnd: { event: 'Stop', viaWrapper: true, defaultBlockCap: CLAUDE_DEFAULT_BLOCK_CAP, blockCapFrom },
 };

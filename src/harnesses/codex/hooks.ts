@@ -34,5 +34,5 @@ export const codexHooks: HookEvents = {
   transition,
   // notify names the thread as `thread-id`; hooks use `session_id`.
   sessionIdOf: (p) => sessionIdAt(p, ['thread-id', ...SESSION_ID_KEYS]),
-  turnEnd: { event: 'Stop', defaultBlockCap: 0 },
+  turnEnd: { event: 'Stop', viaWrapper: false, defaultBlockCap: 0 },
 };

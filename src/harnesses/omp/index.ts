@@ -43,4 +43,5 @@ export const omp = defineHarness({
   hooks: familyHooks,
   installTarget: (ctx) => ownedTarget(join(ctx.homes.config, 'extensions', 'muster-status.ts'), ctx.asset('omp-extension'), 'auto-loaded extension; every omp started after install'),
   headless: familyHeadless(member),
+  defaultAuditSpec: (s) => `cli:omp${s.model ? `/${s.model}` : ''}`,
 });

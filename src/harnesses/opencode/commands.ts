@@ -39,4 +39,16 @@ export const opencodeHeadless: Headless = {
     return { argv: ['opencode', 'run', '--format', 'json', ...(req.sessionId ? ['-s', req.sessionId] : []), ...model, '--', req.prompt] };
   },
   parse,
+  /**
+   * The auditor: `--pure` (no external plugins: nothing to install or wait for), the instructions
+   * leading the prompt (no system-prompt flag), and the session `opencode run` always saves removed
+   * afterwards (`opencode session delete`), so nothing is left in the user's history.
+   */
+  audit(req) {
+    const model = req.model ? ['-m', req.model] : [];
+    return {
+      argv: ['opencode', 'run', '--format', 'json', '--pure', ...model, '--', `${req.system}\n\n${req.prompt}`],
+      cleanup: (out) => (out.sessionId && isOpenCodeId(out.sessionId) ? ['opencode', 'session', 'delete', out.sessionId] : null),
+    };
+  },
 };

@@ -30,7 +30,12 @@ function transition(event: string, p: Record<string, unknown>): Transition | nul
   }
 }
 
+/**
+ * `session.idle` is the turn end: the TUI plugin reports it with the session's last assistant text and
+ * sends a goal's continuation through the server it talks to (`promptAsync`).
+ */
 export const opencodeHooks: HookEvents = {
   transition,
   sessionIdOf: (p) => sessionIdAt(p, ['sessionID', 'session_id', 'sessionId']),
+  turnEnd: { event: 'session.idle', viaWrapper: true, defaultBlockCap: 0 },
 };

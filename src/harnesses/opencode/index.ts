@@ -39,4 +39,7 @@ export const opencode = defineHarness({
   hooks: opencodeHooks,
   installTarget: opencodeInstallTarget,
   headless: opencodeHeadless,
+  // `opencode run -m` takes provider/model; the session records the model's id alone, so without a
+  // provider the auditor runs on the user's configured default model.
+  defaultAuditSpec: (s) => `cli:opencode${s.model?.includes('/') ? `/${s.model}` : ''}`,
 });

@@ -4,9 +4,17 @@
  * 1.18.33 makes every server plugin wait for the `@opencode-ai/plugin` npm install it starts in each
  * config directory, which offline blocks start-up for minutes (see launch.ts). A TUI plugin is the
  * module's default export `{ id, tui }`; its `api.event.on` hands over the same bus events as a server
- * plugin's `event` hook, in the TUI's process.
+ * plugin's `event` hook, and `api.client` is the SDK client of the server the TUI talks to (observed
+ * with 1.18.33: `session.messages`, `session.promptAsync`).
+ *
+ * Besides status, it drives goals: a `session.idle` is the turn end — reported with the session's last
+ * assistant text, and when the daemon answers with a continuation (a goal's audit said keep going) the
+ * plugin sends it with `promptAsync`, unless the session went busy again meanwhile (the operator
+ * typed). Prompts the daemon has for the TUI's sessions (a goal resumed by a page's answer, a prompt
+ * from the board) arrive through its inbox.
  */
 import { reportEvent } from '../status-assets/daemon-link.ts';
+import { listenInbox, turnEndDecision } from '../status-assets/turn-end.ts';
 import { OPENCODE_PLUGIN_EVENTS } from './hooks.ts';
 
 interface BusEvent {
@@ -14,9 +22,26 @@ interface BusEvent {
   properties?: Record<string, unknown>;
 }
 
+interface MessagePart {
+  type?: string;
+  text?: string;
+}
+
+/** The parts of OpenCode's SDK client the plugin calls (flat-argument methods, 1.18.33). */
+interface SdkClient {
+  session: {
+    messages(args: { sessionID: string; limit?: number }): Promise<{ data?: { info?: { role?: string }; parts?: MessagePart[] }[] } | undefined>;
+    promptAsync(args: { sessionID: string; parts: { type: 'text'; text: string }[] }): Promise<unknown>;
+  };
+}
+
 interface TuiApi {
   event: { on(type: string, handler: (event: BusEvent) => void): void };
+  client?: SdkClient;
 }
+
+/** Sessions this TUI has shown events of, newest first (the inbox listens for these). */
+const MAX_SESSIONS = 8;
 
 function forward(event: BusEvent): void {
   if (!event || typeof event.type !== 'string' || !(OPENCODE_PLUGIN_EVENTS as readonly string[]).includes(event.type)) return;
@@ -25,9 +50,49 @@ function forward(event: BusEvent): void {
   void reportEvent('opencode', event.type, { sessionID: p.sessionID, status: p.status, permission });
 }
 
+async function lastAssistantText(client: SdkClient, sessionID: string): Promise<string | null> {
+  try {
+    const r = await client.session.messages({ sessionID, limit: 10 });
+    const last = [...(r?.data ?? [])].reverse().find((m) => m.info?.role === 'assistant');
+    const text = (last?.parts ?? []).filter((p) => p.type === 'text' && typeof p.text === 'string').map((p) => p.text).join('').trim();
+    return text || null;
+  } catch {
+    return null;
+  }
+}
+
 export default {
   id: 'muster-status',
   tui: async (api: TuiApi): Promise<void> => {
-    for (const type of OPENCODE_PLUGIN_EVENTS) api.event.on(type, forward);
+    // An auditor run (MUSTER_AUDITOR) is not a session to report or drive.
+    if (process.env.MUSTER_AUDITOR) return;
+    const seen: string[] = [];
+    /** When each session last went busy: a continuation decided before that stands aside. */
+    const busyAt = new Map<string, number>();
+    const client = api.client;
+    for (const type of OPENCODE_PLUGIN_EVENTS) {
+      if (type === 'session.idle' && client) continue;
+      api.event.on(type, (event) => {
+        const p = event?.properties ?? {};
+        const id = typeof p.sessionID === 'string' ? p.sessionID : null;
+        if (id) {
+          seen.splice(0, seen.length, id, ...seen.filter((s) => s !== id).slice(0, MAX_SESSIONS - 1));
+          if (type === 'session.status' && (p.status as { type?: unknown } | undefined)?.type === 'busy') busyAt.set(id, Date.now());
+        }
+        forward(event);
+      });
+    }
+    if (!client) return;
+    api.event.on('session.idle', (event) => {
+      const id = event?.properties?.sessionID;
+      if (typeof id !== 'string') return;
+      const idleAt = Date.now();
+      void (async () => {
+        const next = await turnEndDecision('opencode', 'session.idle', { sessionID: id }, await lastAssistantText(client, id));
+        if (next === null || (busyAt.get(id) ?? 0) > idleAt) return;
+        await client.session.promptAsync({ sessionID: id, parts: [{ type: 'text', text: next }] }).catch(() => undefined);
+      })();
+    });
+    listenInbox('opencode', () => [...seen], (sessionID, text) => client.session.promptAsync({ sessionID, parts: [{ type: 'text', text }] }).then(() => undefined));
   },
 };

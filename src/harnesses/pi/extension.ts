@@ -10,6 +10,7 @@
  * time as MUSTER_PAGER_TOOLS); pi and omp accept plain JSON-Schema `parameters` (observed).
  */
 import { findDaemon, postJson, reportEvent, type PostResult } from '../status-assets/daemon-link.ts';
+import { listenInbox, turnEndDecision, type InboxListener } from '../status-assets/turn-end.ts';
 import { NEXT_STEP } from '../../pager/tool-texts.ts';
 import type { PagerToolName, PagerToolSpec } from '../../pager/tool-schemas.ts';
 
@@ -19,7 +20,15 @@ declare const MUSTER_PAGER_TOOLS: PagerToolSpec[];
 /** What pi hands an event handler or a tool as `ctx` (the parts Muster reads). */
 interface ExtensionContext {
   cwd?: string;
+  /** False in print and JSON mode; true in the interactive TUI and RPC mode. */
+  hasUI?: boolean;
   sessionManager?: { getSessionId(): string | undefined };
+}
+
+/** pi's `agent_end` event: the prompt's messages; omp adds `willContinue` when queued input follows at once. */
+interface AgentEnd {
+  messages?: { role?: string; content?: { type?: string; text?: string }[] }[];
+  willContinue?: boolean;
 }
 
 interface ToolResult {
@@ -30,6 +39,8 @@ interface ToolResult {
 
 interface PiApi {
   on(event: string, handler: (event: unknown, ctx: ExtensionContext) => Promise<void> | void): void;
+  /** Sends a user message as if typed; `followUp` waits until the agent has no more tool calls. */
+  sendUserMessage(text: string, options?: { deliverAs?: 'steer' | 'followUp' }): void;
   registerTool?(tool: {
     name: string;
     label: string;
@@ -112,15 +123,53 @@ function registerPagerTools(pi: PiApi): void {
   }
 }
 
+/** The prompt's final assistant text: the last assistant message's text parts (null when it only called tools). */
+function finalText(event: AgentEnd): string | null {
+  const last = [...(event.messages ?? [])].reverse().find((m) => m.role === 'assistant');
+  const text = (last?.content ?? []).filter((p) => p.type === 'text' && typeof p.text === 'string').map((p) => p.text).join('').trim();
+  return text || null;
+}
+
 export default function muster(pi: PiApi): void {
+  // An auditor run of this harness (MUSTER_AUDITOR) is not a session to report or drive.
+  if (process.env.MUSTER_AUDITOR) return;
   registerPagerTools(pi);
-  for (const name of ['session_start', 'agent_start', 'agent_end']) {
-    pi.on(name, async (_event, ctx) => {
-      void reportEvent(MUSTER_HARNESS, name, identity(ctx));
-    });
-  }
+  let inbox: InboxListener | null = null;
+  /** Set when the operator typed since the last turn ended: a goal's continuation then stands aside. */
+  let typed = false;
+  pi.on('input', async (event) => {
+    if ((event as { source?: string }).source === 'interactive') typed = true;
+  });
+  pi.on('session_start', async (_event, ctx) => {
+    void reportEvent(MUSTER_HARNESS, 'session_start', identity(ctx));
+    // Prompts from the daemon (a goal resumed by a page's answer, a prompt sent from the board) arrive
+    // through the inbox; only a process with a UI keeps running long enough to listen.
+    if (ctx.hasUI && !inbox) {
+      inbox = listenInbox(MUSTER_HARNESS, () => {
+        const id = identity(ctx).sessionId;
+        return id ? [id] : [];
+      }, (_id, text) => pi.sendUserMessage(text, { deliverAs: 'followUp' }));
+    }
+  });
+  pi.on('agent_start', async (_event, ctx) => {
+    void reportEvent(MUSTER_HARNESS, 'agent_start', identity(ctx));
+  });
+  // The turn end: reported with its final text; when a goal drives the session, the handler waits for the
+  // audit (pi holds the session busy meanwhile, as Claude does during a Stop hook) and queues the
+  // continuation as the next user message — unless the operator typed meanwhile.
+  pi.on('agent_end', async (event, ctx) => {
+    const e = event as AgentEnd;
+    typed = false;
+    if (e.willContinue === true || !ctx.hasUI) {
+      void reportEvent(MUSTER_HARNESS, 'agent_end', identity(ctx));
+      return;
+    }
+    const next = await turnEndDecision(MUSTER_HARNESS, 'agent_end', identity(ctx), finalText(e));
+    if (next !== null && !typed) pi.sendUserMessage(next, { deliverAs: 'followUp' });
+  });
   // The process is leaving: wait (at most 250 ms) so the post is not cut off.
   pi.on('session_shutdown', async (_event, ctx) => {
+    inbox?.stop();
     await reportEvent(MUSTER_HARNESS, 'session_shutdown', identity(ctx), 250);
   });
 }

@@ -52,10 +52,15 @@ function transition(event: string): Transition | null {
   }
 }
 
-/** The extension's events (it forwards pi's own event names). */
+/**
+ * The extension's events (it forwards pi's own event names). `agent_end` is the turn end: the
+ * extension reports it with the final text, waits for a goal's decision and queues the continuation
+ * with `sendUserMessage` (interactive and RPC sessions; print mode cannot take another turn).
+ */
 export const familyHooks: HookEvents = {
   transition: (event) => transition(event),
   sessionIdOf: (p) => sessionIdAt(p, SESSION_ID_KEYS),
+  turnEnd: { event: 'agent_end', viaWrapper: true, defaultBlockCap: 0 },
 };
 
 /** pi refuses `--` ("Unknown option"); a leading space keeps a prompt that starts with '-' from reading as a flag. */
@@ -84,6 +89,11 @@ function parse(bin: string, stdout: string): TurnOutput {
 
 export function familyHeadless(m: FamilyMember): Headless {
   return {
+    // The auditor: no session saved, no tools, no extensions (Muster's own would report the run), its own system prompt.
+    audit(req) {
+      const model = req.model ? ['--model', req.model] : [];
+      return { argv: [m.bin, '-p', '--mode', 'json', '--no-session', '--no-tools', '--no-extensions', '--system-prompt', req.system, ...model, safePrompt(req.prompt)] };
+    },
     command(req) {
       const at = req.sessionId ? [m.resumeFlag, req.sessionId] : [];
       const model = req.model ? ['--model', req.model] : [];

@@ -38,4 +38,5 @@ export const pi = defineHarness({
   hooks: familyHooks,
   installTarget: (ctx) => ownedTarget(join(ctx.homes.config, 'extensions', 'muster-status.ts'), ctx.asset('pi-extension'), 'auto-loaded extension; every pi started after install'),
   headless: familyHeadless(member),
+  defaultAuditSpec: (s) => `cli:pi${s.model ? `/${s.model}` : ''}`,
 });

@@ -42,8 +42,11 @@ export interface PostResult {
   error: string | null;
 }
 
-/** POSTs `body` to `<api><path>` within `timeoutMs`; resolves (never rejects) with what came back. */
-export function postJson(link: DaemonLink, path: string, body: unknown, timeoutMs: number, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<PostResult> {
+/**
+ * POSTs `body` to `<api><path>` within `timeoutMs`; resolves (never rejects) with what came back. A
+ * `background` request (the inbox's long poll) does not keep the harness's process alive.
+ */
+export function postJson(link: DaemonLink, path: string, body: unknown, timeoutMs: number, headers: Record<string, string> = {}, signal?: AbortSignal, background = false): Promise<PostResult> {
   return new Promise((done) => {
     let settled = false;
     const finish = (r: PostResult): void => {
@@ -82,6 +85,7 @@ export function postJson(link: DaemonLink, path: string, body: unknown, timeoutM
       }, timeoutMs);
       timer.unref?.();
       req.on('error', (e) => finish({ status: 0, json: null, error: e.message }));
+      if (background) req.on('socket', (sock) => sock.unref());
       signal?.addEventListener('abort', () => req.destroy(new Error('cancelled')), { once: true });
       req.end(data);
     } catch (e) {

@@ -3,7 +3,7 @@
  * opencode/plugin.ts into dist/status-assets/, each a self-contained ES module starting with
  * STATUS_MARKER). The wrapper and `hooks install` copy their text into place.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MusterError } from '../../errors/index.ts';
@@ -12,9 +12,11 @@ import type { StatusAssetName } from '../../hooks/install/target.ts';
 /** dist/status-assets beside the bundle (dist/cli.js), or the checkout's dist/ when run from source. */
 export function statusAssetDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  // Bundled, this module sits in dist/ or one of its chunks/; from source, in src/harnesses/status-assets.
-  const dist = basename(here) === 'chunks' ? dirname(here) : here;
-  return basename(dist) === 'dist' ? join(dist, 'status-assets') : join(here, '..', '..', '..', 'dist', 'status-assets');
+  // Bundled, this module sits beside cli.js or in its chunks/ (in dist/, or a copy of it); from
+  // source, in src/harnesses/status-assets/.
+  const bundle = basename(here) === 'chunks' ? dirname(here) : here;
+  const beside = join(bundle, 'status-assets');
+  return existsSync(beside) ? beside : join(here, '..', '..', '..', 'dist', 'status-assets');
 }
 
 const cache = new Map<StatusAssetName, string>();

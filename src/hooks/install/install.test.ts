@@ -126,7 +126,7 @@ test('pi/omp extensions are files Muster owns: written, recognised, deleted', ()
       assert.equal(t.installer.install(edit!).action, 'already-installed');
       assert.equal(target.accepted().accepted, true);
       assert.equal(readFileSync(edit!.path, 'utf8'), readStatusAsset(`${h}-extension`), 'the built extension, for this harness');
-      assert.match(readFileSync(edit!.path, 'utf8'), new RegExp(`reportEvent\\("${h}", name`));
+      assert.match(readFileSync(edit!.path, 'utf8'), new RegExp(`reportEvent\\("${h}", "session_start"`));
       assert.equal(t.installer.uninstall(edit!).action, 'restored');
       assert.equal(existsSync(edit!.path), false);
     }

@@ -12,3 +12,4 @@ export type { CliResult, RunCliOptions } from './run-cli.ts';
 export { claudeTranscriptPath, findFiles, ompSessionDir, piSessionDir, readJsonl } from './session-paths.ts';
 export { daemonEnv, startHarnessDaemon } from './daemon.ts';
 export type { DaemonEvent, EventStream, HarnessDaemon, HarnessDaemonOptions } from './daemon.ts';
+export { typeUntilSent } from './typing.ts';

@@ -30,6 +30,8 @@ export interface OpenCodeHttpPort {
   view(baseUrl: string): Promise<ServerView | null>;
   /** `POST /session/:id/abort`; true on a 2xx answer. Never throws. */
   abort(baseUrl: string, sessionId: string): Promise<boolean>;
+  /** `POST /session/:id/prompt_async` with one text part; true on a 2xx answer. Never throws. */
+  prompt(baseUrl: string, sessionId: string, text: string): Promise<boolean>;
 }
 
 export interface OpenCodeHttpOptions {
@@ -55,14 +57,21 @@ export function createOpenCodeHttp(options: OpenCodeHttpOptions = {}): OpenCodeH
       const r = await request(baseUrl, 'POST', `/session/${sessionId}/abort`, timeoutMs * 4);
       return r !== null && r.code >= 200 && r.code < 300;
     },
+    async prompt(baseUrl, sessionId, text) {
+      if (!isOpenCodeId(sessionId)) return false;
+      const r = await request(baseUrl, 'POST', `/session/${sessionId}/prompt_async`, timeoutMs * 4, { parts: [{ type: 'text', text }] });
+      return r !== null && r.code >= 200 && r.code < 300;
+    },
   };
 }
 
-function request(baseUrl: string, method: string, p: string, timeoutMs: number): Promise<{ code: number; body: string } | null> {
+function request(baseUrl: string, method: string, p: string, timeoutMs: number, json?: unknown): Promise<{ code: number; body: string } | null> {
   return new Promise((resolve) => {
     let url: URL;
     try { url = new URL(baseUrl.replace(/\/+$/, '') + p); } catch { resolve(null); return; }
-    const req = http.request(url, { method, agent: false, timeout: timeoutMs, headers: { accept: 'application/json' } }, (res) => {
+    const data = json === undefined ? undefined : JSON.stringify(json);
+    const headers: Record<string, string | number> = { accept: 'application/json', ...(data === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) }) };
+    const req = http.request(url, { method, agent: false, timeout: timeoutMs, headers }, (res) => {
       const chunks: Buffer[] = [];
       let size = 0;
       res.on('data', (c: Buffer) => {
@@ -76,7 +85,7 @@ function request(baseUrl: string, method: string, p: string, timeoutMs: number):
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
     req.on('error', () => resolve(null));
-    req.end();
+    req.end(data);
   });
 }
 

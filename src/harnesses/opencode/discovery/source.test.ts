@@ -27,12 +27,15 @@ function setup(): { home: string; st: FixtureStore; done: string; killed: string
   return { home, st, done, killed };
 }
 
-function fakeHttp(views: Record<string, ServerView>): OpenCodeHttpPort & { aborts: string[] } {
+function fakeHttp(views: Record<string, ServerView>): OpenCodeHttpPort & { aborts: string[]; prompts: string[] } {
   const aborts: string[] = [];
+  const prompts: string[] = [];
   return {
     aborts,
+    prompts,
     view: async (u) => views[u] ?? null,
     abort: async (u, id) => { aborts.push(`${u} ${id}`); return true; },
+    prompt: async (u, id, text) => { prompts.push(`${u} ${id} ${text}`); return true; },
   };
 }
 

@@ -3,9 +3,10 @@
  * (and the legacy JSON tree), live owners from the process table, exact status from a process's own
  * HTTP server when it has one (`--port`, `serve`), `stuck` for a reply whose process died.
  */
+import { readOpenCodeTail } from './tail.ts';
 import { opencodeResumeArgv } from '../commands.ts';
 import path from 'node:path';
-import type { EndOutcome, SessionSource, SourceDiagnostics, TranscriptIndex } from '../../../discovery/contract.ts';
+import type { EndOutcome, PromptOutcome, SessionSource, SourceDiagnostics, TranscriptIndex } from '../../../discovery/contract.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import { MusterError } from '../../../errors/index.ts';
 import { createGitReader, type GitReader } from '../../../discovery/git/index.ts';
@@ -46,6 +47,8 @@ interface Snapshot {
   /** The process records the claims were made from (start ticks guard pid reuse in end()). */
   procs: Map<number, ProcInfo>;
   claims: Map<string, Claim>;
+  /** The server that can take a prompt for each session (its claimer's, or the `serve` of its directory). */
+  promptUrls: Map<string, string>;
 }
 
 export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSource {
@@ -80,12 +83,20 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSou
     for (const [u, v] of views) busy.set(u, new Set([...v.status].filter(([, s]) => s.type !== 'idle').map(([id]) => id)));
     const refs = [...summaries.values()].map((s) => ({ id: s.id, directory: s.directory, createdMs: s.createdMs, updatedMs: lastActivityMs(s) }));
     const claims = assignOpenCodeSessions(ocProcs, refs, busy);
-    const sessions = [...summaries.values()].map((s) => toSession(s, claims.get(s.id), views, procs));
+    // An `opencode serve` hosts every session of its directory, busy or not: it can take a prompt for one.
+    const servers = new Map<string, string>();
+    for (const p of ocProcs) if (p.cls.kind === 'serve' && p.serverUrl && p.cwd && views.has(p.serverUrl)) servers.set(p.cwd, p.serverUrl);
+    const promptUrls = new Map<string, string>();
+    for (const s of summaries.values()) {
+      const url = claims.get(s.id)?.serverUrl ?? (s.directory ? servers.get(s.directory) : undefined);
+      if (url) promptUrls.set(s.id, url);
+    }
+    const sessions = [...summaries.values()].map((s) => toSession(s, claims.get(s.id), views, procs, promptUrls.has(s.id)));
     sessions.sort((a, b) => (b.lastActivityAt ?? '').localeCompare(a.lastActivityAt ?? '') || a.id.localeCompare(b.id));
-    return { sessions, procs, claims };
+    return { sessions, procs, claims, promptUrls };
   }
 
-  function toSession(s: OpenCodeSessionSummary, claim: Claim | undefined, views: Map<string, ServerView>, procs: Map<number, ProcInfo>): Session {
+  function toSession(s: OpenCodeSessionSummary, claim: Claim | undefined, views: Map<string, ServerView>, procs: Map<number, ProcInfo>, promptable: boolean): Session {
     const view = claim?.serverUrl ? views.get(claim.serverUrl) : undefined;
     const d = deriveOpenCodeStatus({
       summary: s, live: claim !== undefined,
@@ -108,6 +119,7 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSou
       // Only an exact claim by a verified OpenCode process may be ended: a cwd guess could stop another conversation.
       canEnd: claim !== undefined && claim.exact && main !== undefined && isOpenCodeProcess(main),
       resumeArgv: opencodeResumeArgv(s.id),
+      promptable,
     };
   }
 
@@ -136,8 +148,23 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSou
       : { outcome: 'not_running', reason: `pid ${claim.pid} exited` };
   }
 
+  /** A prompt through the server that runs the session (`serve`, or a TUI started with `--port`). */
+  async function prompt(id: string, text: string): Promise<PromptOutcome> {
+    if (!isOpenCodeId(id)) return { ok: false, reason: 'refused', message: 'not an OpenCode session id' };
+    const url = (await snapshot()).promptUrls.get(id);
+    if (!url) return { ok: false, reason: 'no_channel', message: 'no OpenCode server runs this session' };
+    return (await http.prompt(url, id, text))
+      ? { ok: true, via: 'opencode prompt_async' }
+      : { ok: false, reason: 'refused', message: `the OpenCode server at ${url} did not take the prompt` };
+  }
+
   return {
     harness: 'opencode',
+    prompt,
+    async tail(id, limit) {
+      if (!isOpenCodeId(id)) throw new MusterError('invalid_id', `Not an OpenCode session id: ${JSON.stringify(id)}`);
+      return readOpenCodeTail(dbPath, id, limit);
+    },
     list: async () => (await snapshot()).sessions,
     get: async (id) => (isOpenCodeId(id) ? (await snapshot()).sessions.find((s) => s.id === id) : undefined),
     watch(onChange) {

@@ -30,7 +30,7 @@ describe('opencode source: never blocks on a FIFO, socket or device', () => {
     return home;
   };
   const list = async (home: string) => {
-    const source = createOpenCodeSource({ home, env: {}, proc: createFakeProc(), http: { view: async () => null, abort: async () => false } });
+    const source = createOpenCodeSource({ home, env: {}, proc: createFakeProc(), http: { view: async () => null, abort: async () => false, prompt: async () => false } });
     const { value, ms } = await timed(() => source.list());
     assert.ok(ms < UNBLOCK_MS / 2, `list() took ${Math.round(ms)} ms`);
     return { ids: value.map((s) => s.id), d: source.diagnostics() };

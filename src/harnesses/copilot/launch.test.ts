@@ -21,7 +21,7 @@ test('a new session: MCP from a 0600 file, hooks from a plugin folder, a pre-ass
   const dir = '/home/u/.muster/launch/lch_0000000000010123456789';
   const id = plan.sessionId!;
   assert.match(id, /^[0-9a-f-]{36}$/);
-  assert.deepEqual(plan.argv, ['--additional-mcp-config', `@${dir}/mcp.json`, '--plugin-dir', `${dir}/plugin`, '--session-id', id, '--name', 'demo', '--model', 'gpt-5']);
+  assert.deepEqual(plan.argv, ['--additional-mcp-config', `@${dir}/mcp.json`, '--allow-tool=muster', '--plugin-dir', `${dir}/plugin`, '--session-id', id, '--name', 'demo', '--model', 'gpt-5']);
   assert.deepEqual(plan.files.map((f) => [f.path, f.mode]), [[`${dir}/mcp.json`, 0o600], [`${dir}/plugin/plugin.json`, 0o600], [`${dir}/plugin/hooks/hooks.json`, 0o600]]);
   const mcp = JSON.parse(plan.files[0]!.content) as { mcpServers: { muster: { type: string; url: string; headers: Record<string, string> } } };
   assert.deepEqual(mcp.mcpServers.muster.headers, {
@@ -46,5 +46,5 @@ test('resuming keeps the session\'s id (no new id, no name); a user --session-id
   assert.equal(planCopilot(ctx(['--resume', 'my session'])).sessionId, null);
   const given = planCopilot(ctx(['--session-id', ID, '-n', 'mine']));
   assert.equal(given.sessionId, ID);
-  assert.deepEqual(given.argv.slice(4), ['--session-id', ID, '-n', 'mine'], 'only the user\'s own');
+  assert.deepEqual(given.argv.slice(5), ['--session-id', ID, '-n', 'mine'], 'only the user\'s own');
 });

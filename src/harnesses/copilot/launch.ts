@@ -4,6 +4,8 @@
  *   Copilot merges with the user's `~/.copilot/mcp-config.json` for this process only.
  * - Status hooks: `--plugin-dir <launch dir>/plugin`, a plugin whose hooks/hooks.json runs
  *   `muster hook copilot <event>`; its hooks fire beside the user's own, for this process only.
+ * - `--allow-tool=muster`: the tools of the MCP server this launch adds (the pager's four, which only
+ *   reach the operator) run without a permission prompt; the user's deny rules still win over it.
  * - A pre-assigned `--session-id`, so hooks and pages are attributed from the first moment, and
  *   `--name` for the session's name (new sessions only).
  */
@@ -46,7 +48,8 @@ export function planCopilot(ctx: LaunchContext): LaunchPlan {
   const pluginDir = join(ctx.launchDir, 'plugin');
   const mcp = { mcpServers: { muster: { type: 'http', url: ctx.mcpUrl, headers: { Authorization: `Bearer ${ctx.token}`, ...identityHeaders(ctx, sessionId) }, tools: ['*'] } } };
   const hooks = copilotHooksFile((e) => hookCommand(ctx, 'copilot', e));
-  const argv = ['--additional-mcp-config', `@${mcpPath}`, '--plugin-dir', pluginDir];
+  // `=` keeps --allow-tool (which takes several values) from swallowing the next argument.
+  const argv = ['--additional-mcp-config', `@${mcpPath}`, '--allow-tool=muster', '--plugin-dir', pluginDir];
   if (assign && sessionId) argv.push('--session-id', sessionId);
   if (ctx.name && !resuming && !hasFlag(ctx.args, ['-n', '--name'])) argv.push('--name', ctx.name);
   return {

@@ -51,5 +51,5 @@ export function forgetGone(index: TranscriptIndex, root: string, seen: ReadonlyS
 /** A summary saved by this version (older or foreign shapes in the store are read again). */
 function isSummary(v: unknown): v is EventsSummary {
   const o = v as Partial<EventsSummary> | null;
-  return !!o && typeof o === 'object' && typeof o.linesParsed === 'number' && typeof o.records === 'number' && !!o.tokens && !!o.byModel && Array.isArray(o.pending) && !!o.last;
+  return !!o && typeof o === 'object' && typeof o.linesParsed === 'number' && typeof o.records === 'number' && o.forkedFrom !== undefined && !!o.tokens && !!o.byModel && Array.isArray(o.pending) && !!o.last;
 }

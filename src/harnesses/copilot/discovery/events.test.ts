@@ -65,3 +65,14 @@ test('the system prompt line is never parsed; foreign and malformed records chan
   assert.deepEqual(s.tokens, { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
   assert.equal(s.firstPrompt, null);
 });
+
+test('a /fork copies the parent\'s events: the copied usage counts for the parent only, and names it', () => {
+  const PARENT = '50ae97d4-a967-463e-98c2-ed4b76fbcbc1';
+  const fork = fold(whole('dd768907-a6a8-438a-abbd-48cef02ae783'));
+  const parent = fold(whole(PARENT));
+  assert.equal(fork.forkedFrom, PARENT);
+  assert.deepEqual(fork.tokens, { input: 100, output: 10, cacheRead: 0, cacheWrite: 0 }, 'its own turn after the fork');
+  assert.equal(fork.firstPrompt, 'before fork', 'the copied prompt (its folder names it "before fork (fork)")');
+  assert.equal(parent.forkedFrom, null);
+  assert.deepEqual(parent.tokens, { input: 100, output: 10, cacheRead: 0, cacheWrite: 0 });
+});

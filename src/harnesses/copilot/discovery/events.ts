@@ -4,6 +4,9 @@
  * The summary is plain JSON so the transcript index can keep it and resume at the next byte.
  * Observed with 1.0.102: `session.usage_record.inputTokens` includes the cache reads
  * (`cacheReadTokens`), so `tokens.input` is the difference; `cost` there is premium requests, not USD.
+ * `/fork` copies the parent's events, usage records included, into the fork's file; a copied record
+ * keeps the parent as its `accounting.sourceSessionId`, so it counts for the parent only, and names it
+ * as the session the fork came from.
  */
 import type { TokenCounts } from '../../../core/session.ts';
 
@@ -31,6 +34,8 @@ export interface EventsSummary {
   tokens: TokenCounts;
   byModel: Record<string, TokenCounts>;
   firstPrompt: string | null;
+  /** The session whose copied usage records this file holds (`/fork`), when it holds any. */
+  forkedFrom: string | null;
   /** Permission prompts asked and not yet answered. */
   pending: PendingPermission[];
   last: { kind: LastKind; at: string | null };
@@ -39,7 +44,7 @@ export interface EventsSummary {
 export function emptySummary(): EventsSummary {
   return {
     linesParsed: 0, linesSkipped: 0, records: 0, sessionId: null, cwd: null, startedAt: null, lastActivityAt: null, model: null,
-    tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, byModel: {}, firstPrompt: null, pending: [], last: { kind: 'none', at: null },
+    tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, byModel: {}, firstPrompt: null, forkedFrom: null, pending: [], last: { kind: 'none', at: null },
   };
 }
 
@@ -64,6 +69,11 @@ export function ignoredLine(head: string): boolean {
 }
 
 function addUsage(s: EventsSummary, usage: Json): void {
+  const source = str(obj(usage.accounting)?.sourceSessionId);
+  if (source !== null && s.sessionId !== null && source.toLowerCase() !== s.sessionId.toLowerCase()) {
+    s.forkedFrom ??= source.toLowerCase();
+    return;
+  }
   const cacheRead = num(usage.cacheReadTokens);
   const t: TokenCounts = {
     input: Math.max(0, num(usage.inputTokens) - cacheRead),

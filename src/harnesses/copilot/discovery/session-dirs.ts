@@ -43,7 +43,10 @@ export function holdPath(dir: string, pid: number): string {
   return path.join(dir, `inuse.${pid}.hold`);
 }
 
-export function listSessionDirs(home: string, only?: string): DirListing {
+/** Parsed workspace.yaml files by path, re-read only when their size or mtime changed. */
+export type WorkspaceCache = Map<string, { size: number; mtimeMs: number; workspace: Workspace }>;
+
+export function listSessionDirs(home: string, only?: string, cache: WorkspaceCache = new Map()): DirListing {
   const root = sessionStateDir(home);
   const out: DirListing = { dirs: [], filesScanned: 0, filesSkipped: 0, notRegular: 0, errors: [] };
   let entries: fs.Dirent[];
@@ -63,13 +66,13 @@ export function listSessionDirs(home: string, only?: string): DirListing {
       continue;
     }
     if (!e.isDirectory() && !e.isSymbolicLink()) continue;
-    const read = readDir(dir, e.name.toLowerCase(), home, out);
+    const read = readDir(dir, e.name.toLowerCase(), home, out, cache);
     if (read) out.dirs.push(read);
   }
   return out;
 }
 
-function readDir(dir: string, id: string, home: string, out: DirListing): SessionDir | null {
+function readDir(dir: string, id: string, home: string, out: DirListing, cache: WorkspaceCache): SessionDir | null {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -94,7 +97,7 @@ function readDir(dir: string, id: string, home: string, out: DirListing): Sessio
   const ev = files.get('events.jsonl');
   return {
     id, dir,
-    workspace: ws === undefined ? null : readWorkspace(ws, out),
+    workspace: ws === undefined ? null : readWorkspace(ws, out, cache),
     events: ev === undefined ? null : statEvents(ev, out),
     inusePids: inusePids.sort((a, b) => a - b),
   };
@@ -111,11 +114,17 @@ function refuse(file: string, e: unknown, out: DirListing): null {
   return null;
 }
 
-function readWorkspace(file: string, out: DirListing): Workspace | null {
+function readWorkspace(file: string, out: DirListing, cache: WorkspaceCache): Workspace | null {
   out.filesScanned++;
   try {
-    return parseWorkspace(readRegularText(file, WORKSPACE_MAX));
+    const st = statRegularFile(file);
+    const hit = cache.get(file);
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit.workspace;
+    const workspace = parseWorkspace(readRegularText(file, WORKSPACE_MAX));
+    cache.set(file, { size: st.size, mtimeMs: st.mtimeMs, workspace });
+    return workspace;
   } catch (e) {
+    cache.delete(file);
     return refuse(file, e, out);
   }
 }

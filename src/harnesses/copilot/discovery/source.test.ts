@@ -87,6 +87,22 @@ describe('copilot source over real session folders', () => {
     }
   });
 
+  it('a /fork: the fork names its parent and counts only its own turn', async () => {
+    const { home, cleanup } = tempHome();
+    try {
+      const PARENT = '50ae97d4-a967-463e-98c2-ed4b76fbcbc1';
+      const FORK = 'dd768907-a6a8-438a-abbd-48cef02ae783';
+      copySession(home, PARENT);
+      copySession(home, FORK);
+      const src = createCopilotSource({ home, proc: createFakeProc() });
+      const byId = new Map((await src.list()).map((s) => [s.id, s]));
+      assert.deepEqual([byId.get(FORK)?.title, byId.get(FORK)?.forkedFrom, byId.get(FORK)?.tokens.output], ['before fork (fork)', PARENT, 10]);
+      assert.deepEqual([byId.get(PARENT)?.forkedFrom, byId.get(PARENT)?.tokens.output], [null, 10]);
+    } finally {
+      cleanup();
+    }
+  });
+
   it('tail: the last messages as text, the tool call and its result included', async () => {
     const { home, cleanup } = tempHome();
     try {

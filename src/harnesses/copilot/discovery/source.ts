@@ -4,6 +4,7 @@
  * while a verified native copilot process holds it (live.ts); its status comes from
  * open-sessions-state.json and the events (status.ts). Muster never writes into COPILOT_HOME.
  */
+import { dirname } from 'node:path';
 import type { Disposer, EndOutcome, SessionSource, SourceChange, SourceDiagnostics, TranscriptIndex } from '../../../discovery/contract.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import { createGitReader, type GitReader } from '../../../discovery/git/index.ts';
@@ -17,7 +18,7 @@ import { forgetGone, readEvents, type ReadCounters } from './events-scan.ts';
 import type { EventsSummary } from './events.ts';
 import { scanLive, stillOwns, type LiveOwner } from './live.ts';
 import { readOpenState, type OpenEntry } from './open-state.ts';
-import { listSessionDirs, sessionStateDir, type SessionDir } from './session-dirs.ts';
+import { listSessionDirs, sessionStateDir, type SessionDir, type WorkspaceCache } from './session-dirs.ts';
 import { deriveStatus } from './status.ts';
 import { readCopilotTail } from './tail.ts';
 import { watchCopilotHome } from './watch.ts';
@@ -50,10 +51,11 @@ export function createCopilotSource(options: CopilotSourceOptions): SessionSourc
   const git = options.git ?? createGitReader({ ttlMs: 2000 });
   const clock = options.clock ?? Date.now;
   const stuckAfterMs = options.stuckAfterMs ?? 15 * 60_000;
+  const workspaces: WorkspaceCache = new Map();
   let diag: SourceDiagnostics = { harness: 'copilot', filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, staleRegistryFiles: 0, notRegularFiles: 0, errors: [] };
 
   const snapshot = (only?: string): Snapshot => {
-    const listing = listSessionDirs(home, only);
+    const listing = listSessionDirs(home, only, workspaces);
     const c: ReadCounters = { linesParsed: 0, linesSkipped: 0, filesSkipped: listing.filesSkipped, notRegular: listing.notRegular, errors: [...listing.errors] };
     const live = scanLive(listing.dirs, proc);
     const open = readOpenState(home, (m, notRegular) => {
@@ -76,6 +78,8 @@ export function createCopilotSource(options: CopilotSourceOptions): SessionSourc
     }
     if (only !== undefined) return { sessions, dirs, table: live.table };
     forgetGone(index, sessionStateDir(home), seen);
+    const listed = new Set(listing.dirs.map((d) => d.dir));
+    for (const file of workspaces.keys()) if (!listed.has(dirname(file))) workspaces.delete(file);
     diag = {
       harness: 'copilot', filesScanned: listing.filesScanned, filesSkipped: c.filesSkipped, linesParsed: c.linesParsed, linesSkipped: c.linesSkipped,
       staleRegistryFiles: live.stale, notRegularFiles: c.notRegular, errors: c.errors.slice(0, 20),
@@ -100,7 +104,7 @@ export function createCopilotSource(options: CopilotSourceOptions): SessionSourc
       model: s?.model ?? null, tokens,
       // Unknown models (BYOK names, Copilot's own aliases) are priced as unknown, never as $0.
       costUsd: s ? priceByModel(s.byModel, s.model) : null,
-      prLinks: [], pane: null, canEnd: live, resumeArgv: copilotResumeArgv(d.id),
+      prLinks: [], pane: null, canEnd: live, resumeArgv: copilotResumeArgv(d.id), forkedFrom: s?.forkedFrom ?? null,
     };
   };
 

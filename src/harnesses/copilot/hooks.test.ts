@@ -31,8 +31,8 @@ test('Copilot: the real hook payloads map to their statuses, in the order they c
   ]);
 });
 
-test('agentStop is the turn end; Copilot caps no run of blocks', () => {
-  assert.deepEqual(copilotHooks.turnEnd, { event: 'agentStop', defaultBlockCap: 0 });
+test('agentStop is the turn end; Copilot honours 8 blocks in a row', () => {
+  assert.deepEqual(copilotHooks.turnEnd, { event: 'agentStop', defaultBlockCap: 8 });
   assert.equal(copilotHooks.transition('notification', { notification_type: 'elicitation' }), null);
   assert.deepEqual(copilotHooks.transition('notification', { notification_type: 'permission_prompt' }), { status: 'waiting', waitingFor: 'permission prompt' });
 });

@@ -16,6 +16,9 @@ import { ended, idle, SESSION_ID_KEYS, sessionIdAt, str, waiting, working } from
 /** Events whose hooks move the status; the wrapper and `hooks install` register exactly these. */
 export const COPILOT_HOOK_EVENTS = ['sessionStart', 'userPromptSubmitted', 'preToolUse', 'postToolUse', 'postToolUseFailure', 'notification', 'agentStop', 'sessionEnd'] as const;
 
+/** Consecutive agentStop blocks Copilot CLI 1.0.102 honours. */
+export const COPILOT_BLOCK_CAP = 8;
+
 /** The turn-end event whose `decision: block` continues the session. */
 export const COPILOT_TURN_END = 'agentStop';
 
@@ -41,6 +44,8 @@ function transition(event: string, p: Record<string, unknown>): Transition | nul
 export const copilotHooks: HookEvents = {
   transition,
   sessionIdOf: (p) => sessionIdAt(p, SESSION_ID_KEYS),
-  // Copilot kept honouring blocks in a row (two observed, each a new turn); no cap is documented.
-  turnEnd: { event: COPILOT_TURN_END, defaultBlockCap: 0 },
+  // Observed: the 9th block in a row is not honoured ("Agent stop hook blocked 8 consecutive times;
+  // ending turn." in its log; `sessionAgentStopMaxConsecutiveBlocks` in the runtime, with no documented
+  // setting), so the goal driver hands that continuation off instead of losing it.
+  turnEnd: { event: COPILOT_TURN_END, defaultBlockCap: COPILOT_BLOCK_CAP },
 };

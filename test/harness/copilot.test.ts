@@ -147,9 +147,10 @@ describe('copilot 1.0.102 against the fake model', () => {
     assert.equal(paned.pane?.socket, tmux.socket);
     await tmux.waitForText(pane.id, /Interactive ·/, 60_000);
 
-    await prompt(pane, 'SLOW4 hello from the wrapper');
+    await prompt(pane, 'SLOW6 hello from the wrapper');
     await events.waitFor('userPromptSubmitted → working', isHook(id, 'working'), 30_000);
-    await d.waitFor((s) => s.id === id && s.status === 'working', 10_000, 'working during the slow reply');
+    // Pushed on SSE as the hub applies it (polling `muster ls` on a loaded machine can miss a short turn).
+    await events.waitFor('session.status.changed working', (e) => e.type === 'session.status.changed' && e.data['id'] === id && e.data['status'] === 'working', 10_000);
     await d.waitFor((s) => s.id === id && s.status === 'idle' && s.tokens.output >= 10, 30_000, 'idle after the reply');
 
     await prompt(pane, `RUNCMD: echo perm > ${path.join(h.cwd, 'p.txt')}`);
@@ -198,7 +199,10 @@ describe('copilot 1.0.102 against the fake model', () => {
     assert.equal(ended.title, 'demo');
     events.close();
     assert.deepEqual(snapshot(h.configDir, keep), before, "the user's settings and MCP config are byte-identical");
-    assert.deepEqual(fs.readdirSync(path.join(d.env.MUSTER_HOME as string, 'launch')), [], 'the launch files (the token) are gone');
+    // The wrapper removes its launch files once copilot (and its npm loader) has exited.
+    const launches = path.join(d.env.MUSTER_HOME as string, 'launch');
+    for (const until = Date.now() + 10_000; fs.readdirSync(launches).length > 0 && Date.now() < until;) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(fs.readdirSync(launches), [], 'the launch files (the token) are gone');
   });
 
   it('muster resume reopens it in a tmux window (live before its first prompt), muster end sends SIGTERM to the native CLI → dormant', { timeout: SCENARIO_MS }, async () => {

@@ -34,7 +34,7 @@ export const copilot = defineHarness({
   },
   isValidId: isUuid,
   async createSource(d) {
-    const { createCopilotSource } = await import('./discovery/source.ts');
+    const { createCopilotSource } = await import('./discovery/index.ts');
     return createCopilotSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git });
   },
   resumeArgv: copilotResumeArgv,

@@ -39,7 +39,7 @@ import type { App } from '../server/env.ts';
 import { createDesktopChannel, createNotifier, createPager, createWebhookChannel, type NotificationChannel, type SessionLookup } from '../pager/index.ts';
 import { pageRoutes } from '../server/routes/pages.ts';
 import { createMcpEndpoint } from '../server/routes/mcp.ts';
-import { createAuditorFactory, createGoals, createHookDecider, createPagerPagePort, createStopHandoff } from '../goals/index.ts';
+import { createAuditorFactory, createGoals, createHookDecider, createPagerPagePort, createStopHandoff, finalReport } from '../goals/index.ts';
 import { runArgv, runCommand, resumeHeadless } from './runners.ts';
 import { auditorHarnesses, canContinueHeadless, turnEndOf } from '../harnesses/ports.ts';
 import { goalRoutes } from '../server/routes/goals.ts';
@@ -203,6 +203,10 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       sessionTokens: (id) => {
         const t = hub.get(id)?.tokens;
         return t ? t.input + t.output + t.cacheRead + t.cacheWrite : null;
+      },
+      reportOf: async (harness, id) => {
+        const source = hub.source(harness);
+        return source?.tail ? finalReport(await source.tail(id, 30)) : null;
       },
       sessionInfo: (id) => {
         const s = hub.get(id);

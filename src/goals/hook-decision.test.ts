@@ -107,3 +107,24 @@ test('the block count starts over when stop_hook_active is false (a new prompt);
     assert.equal((await free.collect(t.decisionId, 1000))?.decision, 'block');
   }
 });
+
+test('a turn end without last_assistant_message (Copilot\'s agentStop) is audited on the report read from the transcript', async () => {
+  const turns: { lastAssistantText: string | null }[] = [];
+  const asked: string[] = [];
+  const d = createHookDecider({
+    onTurnFinished: async (turn) => (turns.push(turn), { decision: 'stop', reason: 'x', goal: null } as TurnDecision),
+    hasActiveGoal: async () => true,
+    turnEndOf,
+    auditTimeoutMs: async () => 1000,
+    reportOf: async (harness, id) => (asked.push(`${harness}:${id}`), 'read from the events'),
+  });
+  ticketOf(await d.decide({ harness: 'copilot', event: 'agentStop', payload: { sessionId: SID, transcriptPath: '/x/events.jsonl' }, pid: null }, SID));
+  await new Promise((r) => setImmediate(r));
+  assert.deepEqual(asked, [`copilot:${SID}`]);
+  assert.equal(turns[0]?.lastAssistantText, 'read from the events');
+  // A payload that carries the report is taken as it is.
+  ticketOf(await d.decide(stop(), SID));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(turns[1]?.lastAssistantText, 'did it');
+  assert.equal(asked.length, 1);
+});

@@ -50,6 +50,12 @@ export interface HookDeciderOptions {
    * throw; null when unknown. Default: none (turns count 0 tokens through hooks).
    */
   sessionTokens?(sessionId: string): number | null | Promise<number | null>;
+  /**
+   * The turn's final report from the session's transcript, for a harness whose turn-end payload
+   * carries no `last_assistant_message` (Copilot's agentStop names only its transcript). Must not
+   * throw; null when unknown. Default: none.
+   */
+  reportOf?(harness: Harness, sessionId: string): Promise<string | null>;
   /** The session's model and cwd, when known (the default auditor and CLI auditors use them). */
   sessionInfo?(sessionId: string): { model: string | null; cwd: string | null } | undefined;
   /** Delivers a continuation the Stop hook cannot (see above). Must not throw. Default: logged only. */
@@ -121,7 +127,8 @@ export function createHookDecider(o: HookDeciderOptions): HookDecider {
   }
 
   async function turnOf(input: Parameters<HookDecider['decide']>[0], sessionId: string): Promise<TurnFinished> {
-    const text = input.payload.last_assistant_message;
+    const given = input.payload.last_assistant_message;
+    const text = typeof given === 'string' ? given : await (o.reportOf?.(input.harness, sessionId) ?? Promise.resolve(null)).catch(() => null);
     const total = (await o.sessionTokens?.(sessionId)) ?? null;
     const before = seen.get(sessionId);
     if (total !== null) seen.set(sessionId, total);

@@ -96,11 +96,26 @@ export interface HeadlessCommand {
   argv: string[];
   /** Written to the child's stdin, when the prompt goes there. */
   stdin?: string;
+  /** The id the command gives the new session it starts (`--session-id`), when it gives one. */
+  sessionId?: string;
   /**
-   * A command to run after it, given what it printed: removes what the run left behind (an auditor's
-   * session in a harness that always saves one). Null when there is nothing to remove.
+   * A command to run after it, given what it printed, for a harness that removes what a run left
+   * behind only through its own CLI (OpenCode saves every `run` as a session: `opencode session
+   * delete`). Null when there is nothing to remove. Harnesses that can tidy up through their files use
+   * `Headless.finish` instead.
    */
-  cleanup?(out: TurnOutput): string[] | null;
+  removeAfter?(out: TurnOutput): string[] | null;
+}
+
+/** A headless command that has exited, as `Headless.finish` is told of it. */
+export interface FinishedRun {
+  command: HeadlessCommand;
+  /** What `parse` read from its stdout. */
+  output: TurnOutput;
+  /** The environment it ran in (the harness's homes are resolved from it). */
+  env: NodeJS.ProcessEnv;
+  /** True for a `cli:` auditor's run, which must leave nothing in the user's history. */
+  audit: boolean;
 }
 
 /** What a headless run printed, read into the facts the goal driver and the auditors need. */
@@ -120,6 +135,13 @@ export interface Headless {
   parse(stdout: string): TurnOutput;
   /** The auditor's run, when the harness can serve as a `cli:` auditor. */
   audit?(req: AuditRequest): HeadlessCommand;
+  /**
+   * Called once a `command` or `audit` run has exited, for a harness whose stdout does not say all:
+   * completes the output from the harness's own files (Copilot prints no token counts) and removes
+   * what an auditor's run left in the user's history (Copilot persists every session). Reads and
+   * deletes only in the harness's homes; never throws. Absent: `parse` says all.
+   */
+  finish?(run: FinishedRun): TurnOutput;
   /**
    * The next turn of a session whose process has ended, with Muster's hooks injected so they keep
    * reporting and driving it (`hookCommand(event)` is the shell command of one hook). Absent: a goal's

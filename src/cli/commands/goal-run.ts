@@ -83,10 +83,12 @@ export async function run(ctx: CommandContext): Promise<number> {
   let prompt = objective;
   for (let turn = 1; ; turn++) {
     // Claude takes a pre-assigned id for a new session; the others name theirs in their output.
-    const { argv } = headless.command(sessionId === null ? { prompt, newId: randomUUID() } : { sessionId, prompt });
+    const command = headless.command(sessionId === null ? { prompt, newId: randomUUID() } : { sessionId, prompt });
     const started = Date.now();
-    const proc = await runTurn(argv, cwd, ctx.env, turnTimeoutMs);
-    const out: TurnOutput = headless.parse(proc.stdout);
+    const proc = await runTurn(command.argv, cwd, ctx.env, turnTimeoutMs);
+    const parsed = headless.parse(proc.stdout);
+    // Copilot prints no token counts: its adapter reads them from the session's own files.
+    const out: TurnOutput = headless.finish ? headless.finish({ command, output: parsed, env: ctx.env, audit: false }) : parsed;
     sessionId ??= out.sessionId;
     if (!sessionId) throw new MusterError('harness_failed', `${harness} exited ${proc.code} without a session: ${(out.error ?? proc.stderr).slice(0, 400)}`);
     if (turn === 1) {

@@ -1,7 +1,7 @@
 /**
  * CLI auditors, `cli:<harness>[/<model>]`: the harness itself in its print mode with the user's own
  * login and configuration, leaving no session behind (the adapter's `headless.audit` command says
- * how: `--no-session-persistence`, `--ephemeral`…). The OS is reached only through the injected
+ * how: `--no-session-persistence`, `--ephemeral`…, or its `finish` removes what the run persisted). The OS is reached only through the injected
  * CommandRunner. Never throws (port.ts).
  */
 import type { Headless } from '../../harnesses/adapter.ts';
@@ -36,14 +36,16 @@ export function createCliAuditor(o: CliAuditorOptions): Auditor {
       const argv = o.bin ? [o.bin, ...cmd.argv.slice(1)] : cmd.argv;
       const env = o.env ? { ...o.env, ...AUDITOR_ENV } : undefined;
       const r = await o.run(argv, { cwd: req.cwd ?? undefined, env, input: cmd.stdin, timeoutMs: req.timeoutMs });
-      if (r.error) return { ok: false, error: `${o.name} auditor: ${r.error}`, tokens: 0 };
-      const out = o.headless.parse(r.stdout);
-      const cleanup = cmd.cleanup?.(out);
-      if (cleanup) {
-        const c = await o.run(o.bin ? [o.bin, ...cleanup.slice(1)] : cleanup, { cwd: req.cwd ?? undefined, env, timeoutMs: req.timeoutMs });
+      // finish runs whatever became of the run: an audit that timed out must not leave its session either.
+      const parsed = o.headless.parse(r.stdout);
+      const out = o.headless.finish ? o.headless.finish({ command: cmd, output: parsed, env: o.env ?? {}, audit: true }) : parsed;
+      const remove = cmd.removeAfter?.(out);
+      if (remove) {
+        const c = await o.run(o.bin ? [o.bin, ...remove.slice(1)] : remove, { cwd: req.cwd ?? undefined, env, timeoutMs: req.timeoutMs });
         // The verdict stands either way; a leftover session is only untidy.
         if (c.code !== 0) o.log?.(`[goals] ${o.name} auditor: could not remove its session: ${(c.error ?? c.stderr).slice(0, 200)}`);
       }
+      if (r.error) return { ok: false, error: `${o.name} auditor: ${r.error}`, tokens: out.tokens };
       if (out.text === null) return { ok: false, error: `${o.name} auditor exited ${r.code} without an answer: ${(out.error ?? r.stderr).slice(0, 200)}`, tokens: out.tokens };
       const v = parseVerdict(out.text);
       return v.ok ? { ok: true, verdict: v.verdict, tokens: out.tokens } : { ok: false, error: v.error, tokens: out.tokens };

@@ -48,7 +48,7 @@ export const opencodeHeadless: Headless = {
     const model = req.model ? ['-m', req.model] : [];
     return {
       argv: ['opencode', 'run', '--format', 'json', '--pure', ...model, '--', `${req.system}\n\n${req.prompt}`],
-      cleanup: (out) => (out.sessionId && isOpenCodeId(out.sessionId) ? ['opencode', 'session', 'delete', out.sessionId] : null),
+      removeAfter: (out) => (out.sessionId && isOpenCodeId(out.sessionId) ? ['opencode', 'session', 'delete', out.sessionId] : null),
     };
   },
 };

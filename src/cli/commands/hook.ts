@@ -41,19 +41,21 @@ export async function run({ args, env }: CommandContext): Promise<number> {
   // No daemon recorded: leave at once without reading stdin (Claude 2.1.332 still reports the hook a success).
   if (!target) return 0;
   const text = argJson ?? (await readStdin(Math.min(200, deadline)));
-  const pid = Number(env.CLAUDE_PID);
+  const hooks = isHarness(harness) ? adapterFor(harness).hooks : undefined;
+  const pid = hooks?.processOf?.(env, process.ppid) ?? null;
   const raw = parsePayload(text);
   const payload = trimPayload(raw);
-  const turnEnd = isHarness(harness) ? adapterFor(harness).hooks.turnEnd : undefined;
+  const turnEnd = hooks?.turnEnd;
   const isTurnEnd = turnEnd !== undefined && event === turnEnd.event;
   if (isTurnEnd) {
-    if (typeof raw.last_assistant_message === 'string') payload.last_assistant_message = raw.last_assistant_message.slice(0, REPORT_MAX);
+    const report = raw[turnEnd.reportKey ?? 'last_assistant_message'];
+    if (typeof report === 'string') payload.last_assistant_message = report.slice(0, REPORT_MAX);
     // The harness overrides blocks past this cap; the daemon hands such a continuation off instead.
     if (turnEnd.blockCapFrom) payload.muster_block_cap = turnEnd.blockCapFrom(env);
   }
   const body = {
     payload,
-    pid: Number.isSafeInteger(pid) && pid > 0 ? pid : null,
+    pid: pid !== null && Number.isSafeInteger(pid) && pid > 1 ? pid : null,
     launchId: env.MUSTER_LAUNCH_ID ?? null,
   };
   const path = `/hooks/${encodeURIComponent(harness)}/${encodeURIComponent(event)}`;

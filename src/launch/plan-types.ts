@@ -47,6 +47,12 @@ export interface LaunchPlan {
   sessionId: string | null;
   /** Consequences the user should know about (printed to stderr only when MUSTER_DEBUG is set). */
   notes: string[];
+  /**
+   * Files the launch depends on that the plan does not write (Gemini CLI's extension, installed once
+   * because the CLI takes no per-process settings): the wrapper starts nothing when one is missing or
+   * lacks `contains`, and says `fix`.
+   */
+  requires?: { path: string; contains: string; fix: string }[];
 }
 
 /** Quotes one word for /bin/sh (hook commands are shell strings in every harness). */

@@ -1,7 +1,7 @@
 /**
  * CLI auditors, `cli:<harness>[/<model>]`: the harness itself in its print mode with the user's own
  * login and configuration, leaving no session behind (the adapter's `headless.audit` command says
- * how: `--no-session-persistence`, `--ephemeral`…). The OS is reached only through the injected
+ * how: `--no-session-persistence`, `--ephemeral`…, or removes what the CLI wrote in its `cleanup`). The OS is reached only through the injected
  * CommandRunner. Never throws (port.ts).
  */
 import type { Headless } from '../../harnesses/adapter.ts';
@@ -35,6 +35,11 @@ export function createCliAuditor(o: CliAuditorOptions): Auditor {
       const argv = o.bin ? [o.bin, ...cmd.argv.slice(1)] : cmd.argv;
       const env = o.env ? { ...o.env, ...AUDITOR_ENV } : undefined;
       const r = await o.run(argv, { cwd: req.cwd ?? undefined, env, input: cmd.stdin, timeoutMs: req.timeoutMs });
+      try {
+        cmd.cleanup?.(env ?? process.env);
+      } catch {
+        // Contractually never thrown; what it could not remove stays behind, the audit stands.
+      }
       if (r.error) return { ok: false, error: `${o.name} auditor: ${r.error}`, tokens: 0 };
       const out = o.headless.parse(r.stdout);
       if (out.text === null) return { ok: false, error: `${o.name} auditor exited ${r.code} without an answer: ${(out.error ?? r.stderr).slice(0, 200)}`, tokens: out.tokens };

@@ -9,6 +9,7 @@ import { codex } from './codex/index.ts';
 import { opencode } from './opencode/index.ts';
 import { pi } from './pi/index.ts';
 import { omp } from './omp/index.ts';
+import { gemini } from './gemini/index.ts';
 
 export const ADAPTERS = [
   claude,
@@ -16,6 +17,7 @@ export const ADAPTERS = [
   opencode,
   pi,
   omp,
+  gemini,
 ] as const;
 
 export type Harness = (typeof ADAPTERS)[number]['name'];

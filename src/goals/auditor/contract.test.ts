@@ -9,6 +9,7 @@ import { createAnthropicAuditor, createOpenAiAuditor } from './http-auditors.ts'
 import { createCliAuditor } from './cli-auditors.ts';
 import { claude } from '../../harnesses/claude/index.ts';
 import { codex } from '../../harnesses/codex/index.ts';
+import { gemini } from '../../harnesses/gemini/index.ts';
 import { auditorHarnesses } from '../../harnesses/ports.ts';
 import { createAuditorFactory } from './factory.ts';
 import type { Auditor, CommandRunner } from './port.ts';
@@ -21,11 +22,12 @@ before(async () => (model = await startFakeModel()));
 after(async () => model.close());
 
 /** A runner that answers from the fake model's queue in the CLI's own output format. */
-function cliRunner(format: 'claude' | 'codex'): CommandRunner {
+function cliRunner(format: 'claude' | 'codex' | 'gemini'): CommandRunner {
   return async (_argv, o) => {
     const reply = cliQueue.shift() ?? { text: 'hi' };
     if (reply.delayMs && reply.delayMs > o.timeoutMs) return { code: null, stdout: '', stderr: '', error: `timed out after ${o.timeoutMs} ms` };
     if (reply.error) return { code: 1, stdout: '', stderr: reply.error.message, error: null };
+    if (format === 'gemini') return { code: 0, stdout: JSON.stringify({ session_id: 'x', response: reply.text, stats: { models: { 'gemini-2.5-flash': { tokens: { prompt: 7, candidates: 3, total: 10 }, roles: { main: {} } } } } }, null, 2), stderr: '', error: null };
     if (format === 'claude') return { code: 0, stdout: JSON.stringify({ type: 'result', result: reply.text, is_error: false, usage: { input_tokens: 7, output_tokens: 3 } }), stderr: '', error: null };
     const lines = [{ type: 'thread.started', thread_id: 'x' }, { type: 'item.completed', item: { type: 'agent_message', text: reply.text } }, { type: 'turn.completed', usage: { input_tokens: 7, output_tokens: 3 } }];
     return { code: 0, stdout: lines.map((l) => JSON.stringify(l)).join('\n'), stderr: '', error: null };
@@ -38,6 +40,7 @@ const PROVIDERS: { name: string; make(): Auditor; enqueue(r: Reply): void }[] = 
   { name: 'openai/<model>', make: () => createOpenAiAuditor({ model: 'judge', baseUrl: `${model.url}/v1`, apiKey: 'sk-x' }), enqueue: (r) => model.enqueue(r) },
   { name: 'cli:claude', make: () => createCliAuditor({ name: 'claude', headless: claude.headless, model: '', run: cliRunner('claude') }), enqueue: (r) => cliQueue.push(r) },
   { name: 'cli:codex', make: () => createCliAuditor({ name: 'codex', headless: codex.headless, model: 'm', run: cliRunner('codex') }), enqueue: (r) => cliQueue.push(r) },
+  { name: 'cli:gemini', make: () => createCliAuditor({ name: 'gemini', headless: gemini.headless, model: '', run: cliRunner('gemini'), env: { HOME: '/nonexistent' } }), enqueue: (r) => cliQueue.push(r) },
 ];
 
 for (const p of PROVIDERS) {
@@ -61,6 +64,14 @@ for (const p of PROVIDERS) {
     });
   });
 }
+
+it('cli:gemini removes the chat file its run wrote, whatever the outcome, with the env the run had', async () => {
+  const cleaned: NodeJS.ProcessEnv[] = [];
+  const headless = { ...gemini.headless, audit: (req: Parameters<NonNullable<typeof gemini.headless.audit>>[0]) => ({ ...gemini.headless.audit!(req), cleanup: (env: NodeJS.ProcessEnv) => void cleaned.push(env) }) };
+  const a = createCliAuditor({ name: 'gemini', headless, model: '', run: async () => ({ code: null, stdout: '', stderr: '', error: 'timed out after 5 ms' }), env: { HOME: '/h' } });
+  assert.equal((await a.audit(REQ)).ok, false);
+  assert.deepEqual(cleaned.map((e) => [e.HOME, e.MUSTER_AUDITOR]), [['/h', '1']]);
+});
 
 it('the factory: configured spec wins, the default is the session\'s harness and model, bad specs fail audits', async () => {
   const f = createAuditorFactory({ env: { MUSTER_AUDITOR_BASE_URL: `${model.url}/v1` }, harnesses: auditorHarnesses, run: cliRunner('claude') });

@@ -7,6 +7,7 @@ import { characterRoutes } from './characters.ts';
 import { sceneRoutes } from './scene.ts';
 import { createEventBus } from '../../events/index.ts';
 import { createBoardFixture, PNG_1PX, SVG_WITH_SCRIPT } from '../../board/board-fixtures.ts';
+import { HARNESSES } from '../../harnesses/registry.ts';
 
 const TOKEN = 'b'.repeat(43);
 const PORT = 7002;
@@ -110,7 +111,7 @@ test('POST /api/packs with `from` copies the pack: its characters and image file
   assert.equal(served.status, 200, 'the copy serves its own copy of the image');
   const builtin = await json(await post('/api/packs', { from: 'dots' }));
   assert.equal((builtin.pack as { name: string }).name, 'Dots copy');
-  assert.equal((builtin.pack as { characters: unknown[] }).characters.length, 5);
+  assert.equal((builtin.pack as { characters: unknown[] }).characters.length, HARNESSES.length, 'one dot per harness');
 
   const unknown = await post('/api/packs', { name: 'x', from: 'no-such-pack' });
   assert.equal(unknown.status, 404);

@@ -103,7 +103,8 @@ export function createHookService(opts: HookServiceOptions): HookService {
         if (!known || fresh) opts.refresh?.(input.harness);
       }
       opts.bus.publish('hook.event.received', { harness: input.harness, event: input.event, sessionId, launchId: input.launchId, status: transition?.status ?? null, waitingFor: transition?.waitingFor ?? null });
-      const decision = opts.decide ? await opts.decide(input, sessionId) : null;
+      // A `muster goal run` turn (its hook says so) is decided by goal run, not here.
+      const decision = opts.decide && input.payload.muster_goal_run !== true ? await opts.decide(input, sessionId) : null;
       return { sessionId, transition, decision };
     },
   };

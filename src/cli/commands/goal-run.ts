@@ -14,6 +14,7 @@ import { adapterFor, HARNESSES } from '../../harnesses/registry.ts';
 import type { TurnOutput } from '../../harnesses/adapter.ts';
 import { answerBody, clientContext, ensureDaemon } from '../daemon-client.ts';
 import { httpJson } from '../http.ts';
+import { GOAL_RUN_ENV } from '../../hooks/stop-wait.ts';
 import { printOk, usageError } from '../output.ts';
 import type { CommandContext } from '../command.ts';
 
@@ -85,7 +86,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     // Claude takes a pre-assigned id for a new session; the others name theirs in their output.
     const { argv } = headless.command(sessionId === null ? { prompt, newId: randomUUID() } : { sessionId, prompt });
     const started = Date.now();
-    const proc = await runTurn(argv, cwd, ctx.env, turnTimeoutMs);
+    const proc = await runTurn(argv, cwd, { ...ctx.env, [GOAL_RUN_ENV]: '1' }, turnTimeoutMs);
     const out: TurnOutput = headless.parse(proc.stdout);
     sessionId ??= out.sessionId;
     if (!sessionId) throw new MusterError('harness_failed', `${harness} exited ${proc.code} without a session: ${(out.error ?? proc.stderr).slice(0, 400)}`);

@@ -11,7 +11,7 @@
  */
 import type { CommandContext } from '../command.ts';
 import { findDaemon, postJson, readStdin, trimPayload } from '../../hooks/post-event.ts';
-import { STOP_WAIT_MAX_MS } from '../../hooks/stop-wait.ts';
+import { GOAL_RUN_ENV, STOP_WAIT_MAX_MS } from '../../hooks/stop-wait.ts';
 import { adapterFor, isHarness } from '../../harnesses/registry.ts';
 
 /** Total budget for the post (connect + answer), ms. Default 250; MUSTER_HOOK_TIMEOUT_MS overrides. */
@@ -46,7 +46,10 @@ export async function run({ args, env }: CommandContext): Promise<number> {
   const raw = parsePayload(text);
   const payload = trimPayload(raw);
   const turnEnd = hooks?.turnEnd;
-  const isTurnEnd = turnEnd !== undefined && event === turnEnd.event;
+  // A turn of `muster goal run` is driven by goal run itself: its turn end reports, never decides.
+  const driven = env[GOAL_RUN_ENV] === '1';
+  const isTurnEnd = turnEnd !== undefined && event === turnEnd.event && !driven;
+  if (driven) payload.muster_goal_run = true;
   if (isTurnEnd) {
     const report = raw[turnEnd.reportKey ?? 'last_assistant_message'];
     if (typeof report === 'string') payload.last_assistant_message = report.slice(0, REPORT_MAX);

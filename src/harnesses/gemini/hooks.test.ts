@@ -34,4 +34,7 @@ test('AfterAgent is the turn end; its report is prompt_response; other notificat
   assert.deepEqual(geminiHooks.transition('Notification', { notification_type: 'ToolPermission', message: 'Tool X requires execution' }), { status: 'waiting', waitingFor: 'permission: Tool X requires execution' });
   assert.deepEqual(geminiHooks.transition('Notification', { notification_type: 'ToolPermission' }), { status: 'waiting', waitingFor: 'permission prompt' });
   assert.equal(geminiHooks.transition('BeforeModel', {}), null, 'not registered: it fires on every model call');
+  const mcp = { type: 'mcp', title: 'Confirm MCP Tool Execution', serverName: 'muster', toolName: 'ask_operator' };
+  assert.equal(geminiHooks.transition('Notification', { notification_type: 'ToolPermission', details: mcp })?.waitingFor, 'permission: muster/ask_operator');
+  assert.equal(geminiHooks.transition('Notification', { notification_type: 'ToolPermission', details: { type: 'edit', fileName: 'a.ts' } })?.waitingFor, 'permission: edit a.ts');
 });

@@ -13,10 +13,15 @@ export const GEMINI_HOOK_EVENTS = ['SessionStart', 'BeforeAgent', 'BeforeTool', 
 /** Gemini's hook events that take a tool-name matcher (a regular expression) instead of none. */
 export const GEMINI_TOOL_EVENTS: readonly string[] = ['BeforeTool', 'AfterTool'];
 
-/** "permission: <the command or tool>" from a ToolPermission notification's details. */
+/**
+ * "permission: <what>" from a ToolPermission notification's details (0.61.0 sends the confirmation's
+ * type with its own fields: exec `command`, edit `fileName`, mcp `serverName`/`toolName`).
+ */
 function permissionReason(p: Record<string, unknown>): string {
   const d = p.details && typeof p.details === 'object' && !Array.isArray(p.details) ? (p.details as Record<string, unknown>) : {};
-  const what = str(d.command) ?? str(d.title) ?? str(p.message);
+  const mcp = str(d.serverName) && str(d.toolName) ? `${str(d.serverName)}/${str(d.toolName)}` : null;
+  const edit = str(d.fileName) ? `edit ${str(d.fileName)}` : null;
+  const what = str(d.command) ?? mcp ?? edit ?? str(d.title) ?? str(p.message);
   return what ? `permission: ${what}` : 'permission prompt';
 }
 

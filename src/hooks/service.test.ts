@@ -72,3 +72,13 @@ test('regression: a session-end event fired again right after (Gemini CLI fires 
   await t.hooks.receive({ harness: 'claude', event: 'SessionEnd', payload: { session_id: A }, pid: 700, launchId: null });
   assert.equal(t.received(), 5, 'outside the window an end is recorded again');
 });
+
+test('a turn end inside `muster goal run` (the hook marks it) is never decided here: goal run decides', async () => {
+  const decided: string[] = [];
+  const hooks = createHookService({ overlay: createHookStatus(), bus: createEventBus(), decide: async (input) => (decided.push(input.event), { decision: 'block', reason: 'go on' }) });
+  const driven = await hooks.receive({ harness: 'claude', event: 'Stop', payload: { session_id: A, muster_goal_run: true }, pid: 1, launchId: null });
+  assert.equal(driven.decision, null);
+  assert.equal(driven.transition?.status, 'idle', 'the status is still reported');
+  assert.deepEqual((await hooks.receive({ harness: 'claude', event: 'Stop', payload: { session_id: A }, pid: 1, launchId: null })).decision, { decision: 'block', reason: 'go on' });
+  assert.deepEqual(decided, ['Stop']);
+});

@@ -21,6 +21,8 @@ export interface ChatSession {
   /** Newest mtime of its files, ms. */
   lastWriteMs: number;
   startedAt: string | null;
+  /** When its newest file was started (a resume starts one), ms; 0 when no header says. */
+  lastStartMs: number;
   lastActivityAt: string | null;
   title: string | null;
   firstPrompt: string | null;
@@ -114,7 +116,7 @@ function merge(read: { file: ChatFile; summary: ChatSummary }[]): ChatSession[] 
   for (const [id, parts] of groups) {
     parts.sort((a, b) => b.summary.messages - a.summary.messages || a.file.path.localeCompare(b.file.path));
     const s: ChatSession = {
-      id, cwd: null, files: parts.map((p) => p.file.path), lastWriteMs: 0, startedAt: null, lastActivityAt: null,
+      id, cwd: null, files: parts.map((p) => p.file.path), lastWriteMs: 0, startedAt: null, lastStartMs: 0, lastActivityAt: null,
       title: null, firstPrompt: null, model: null, tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, byModel: {}, messages: 0,
     };
     let modelAt: string | null = null;
@@ -122,6 +124,7 @@ function merge(read: { file: ChatFile; summary: ChatSummary }[]): ChatSession[] 
       s.cwd ??= file.cwd;
       s.lastWriteMs = Math.max(s.lastWriteMs, file.mtimeMs);
       s.startedAt = earlier(s.startedAt, c.startedAt);
+      s.lastStartMs = Math.max(s.lastStartMs, c.startedAt ? Date.parse(c.startedAt) : 0);
       s.lastActivityAt = later(s.lastActivityAt, c.lastActivityAt);
       s.title ??= c.title;
       s.firstPrompt ??= c.firstPrompt;

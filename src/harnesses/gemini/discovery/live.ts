@@ -5,9 +5,11 @@
  *   started before the event, so a reused pid never inherits one) — a worker whose newest sighting
  *   is its session's end claims nothing, it is on its way out;
  * - the session its argv names (`muster gemini`'s `--session-id`, a `--resume <uuid>`);
- * - a guess: a worker with neither takes the newest session of its working directory written since
- *   it started (Gemini writes the chat file at start), and its status is unknown. Several such
- *   workers in one directory make every guess there ambiguous: they are shown, never ended.
+ * - a guess: a worker with neither takes the session of its working directory that a file started
+ *   since the worker did (Gemini writes a chat file at start, a resume too), else the one written
+ *   last since then — not first: at start Gemini writes a summary into an older session — and its
+ *   status is unknown. Several such workers in one directory make every guess there ambiguous:
+ *   they are shown, never ended.
  * Pure and deterministic.
  */
 import type { HookSighting } from '../../adapter.ts';
@@ -25,6 +27,8 @@ export interface Claimable {
   id: string;
   cwd: string | null;
   lastWriteMs: number;
+  /** When its newest file was started, ms (0: unknown). */
+  lastStartMs: number;
 }
 
 /** A file may be written this long before the process start we read (clock and tick rounding), ms. */
@@ -52,9 +56,11 @@ export function assignLive(workers: readonly GeminiWorker[], sightings: readonly
   }
   for (const w of unclaimed.sort((a, b) => b.startedAtMs - a.startedAtMs || b.pid - a.pid)) {
     if (w.cwd === null) continue;
+    const since = w.startedAtMs - START_SLACK_MS;
+    const open = (t: Claimable) => (t.lastStartMs >= since ? 1 : 0);
     const pick = sessions
-      .filter((t) => t.cwd === w.cwd && !claims.has(t.id) && t.lastWriteMs >= w.startedAtMs - START_SLACK_MS)
-      .sort((a, b) => b.lastWriteMs - a.lastWriteMs || (a.id < b.id ? 1 : -1))[0];
+      .filter((t) => t.cwd === w.cwd && !claims.has(t.id) && t.lastWriteMs >= since)
+      .sort((a, b) => open(b) - open(a) || b.lastWriteMs - a.lastWriteMs || (a.id < b.id ? 1 : -1))[0];
     if (pick) claim(pick.id, w.pid, null, unclaimed.filter((u) => u.cwd === w.cwd).length > 1);
   }
   for (const c of claims.values()) c.sightings.sort((a, b) => (URGENCY[b.status] ?? 0) - (URGENCY[a.status] ?? 0) || b.at - a.at);

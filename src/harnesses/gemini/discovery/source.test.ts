@@ -176,6 +176,14 @@ describe('gemini liveness: hooks, argv, guesses', () => {
       geminiPair(proc, { loader: 70, worker: 71, cwd: h.cwd, startTicks });
       const one = (await source(h, withEnviron(proc, [71])).list()).filter((s) => s.live);
       assert.deepEqual(one.map((s) => [s.id, s.status, s.statusKnown, s.canEnd]), [[SUMMARISED, 'idle', false, true]]);
+      // Regression: at start Gemini writes a summary into an older session, after its own new file.
+      const fresh = '99999999-9999-4999-8999-999999999999';
+      const freshFile = path.join(h.chats, 'session-2026-12-01T13-30-99999999.jsonl');
+      fs.writeFileSync(freshFile, `${JSON.stringify({ sessionId: fresh, startTime: new Date(now - 30_000).toISOString(), kind: 'main' })}\n`);
+      fs.utimesSync(freshFile, new Date(now - 30_000), new Date(now - 30_000));
+      const own = (await source(h, withEnviron(proc, [71])).list()).filter((s) => s.live);
+      assert.deepEqual(own.map((s) => s.id), [fresh], 'the session its file started since the worker, not the one summarised later');
+      fs.rmSync(freshFile);
       geminiPair(proc, { loader: 80, worker: 81, cwd: h.cwd, startTicks });
       const two = (await source(h, withEnviron(proc, [71, 81])).list()).filter((s) => s.live);
       assert.ok(two.every((s) => s.canEnd === false), 'guessed among several: shown, never ended');

@@ -3,8 +3,9 @@
  * loader (`node …/gemini [args]`) relaunches itself as a child with a bigger heap
  * (`node --max-old-space-size=N …/gemini [args]`, GEMINI_CLI_NO_RELAUNCH=true in its environment)
  * and waits, ignoring SIGINT, SIGTERM and SIGHUP. The child, the worker, is the agent: it writes the
- * chat file, runs the hooks (their parent pid) and is the one to signal. The worker is told apart by
- * that variable; where the environment cannot be read, by having no gemini child of its own.
+ * chat file, runs the hooks (their parent pid) and is the one to signal. The worker is told apart as
+ * Gemini itself tells whether to relaunch (GEMINI_CLI_NO_RELAUNCH or SANDBOX set); where the environment
+ * cannot be read, by having no gemini child of its own.
  */
 import path from 'node:path';
 import type { ProcInfo, ProcessTable } from '../../../discovery/proc/types.ts';
@@ -43,17 +44,15 @@ export function argvSession(argv: readonly string[]): string | null {
   return null;
 }
 
-/**
- * The workers among the table's gemini processes. `environ` reads a process's environment (null
- * when it cannot); without it the structure decides.
- */
+/** The workers among the table's gemini processes. `environ` reads a process's environment (null when it cannot). */
 export function geminiWorkers(table: ProcessTable, environ?: (pid: number) => ReadonlyMap<string, string> | null): GeminiWorker[] {
   const gemini = [...table.byPid.values()].filter(isGeminiProcess);
   const ids = new Set(gemini.map((p) => p.pid));
   const out: GeminiWorker[] = [];
   for (const p of gemini) {
+    // Gemini's own test: it relaunches itself unless GEMINI_CLI_NO_RELAUNCH or SANDBOX is set.
     const env = environ?.(p.pid) ?? null;
-    const worker = env ? env.get('GEMINI_CLI_NO_RELAUNCH') === 'true' : !(table.children.get(p.pid) ?? []).some((c) => ids.has(c));
+    const worker = env ? !!env.get('GEMINI_CLI_NO_RELAUNCH') || !!env.get('SANDBOX') : !(table.children.get(p.pid) ?? []).some((c) => ids.has(c));
     if (worker) out.push({ pid: p.pid, startTicks: p.startTicks, startedAtMs: p.startedAtMs, cwd: p.cwd, argvSession: argvSession(p.argv) });
   }
   return out;

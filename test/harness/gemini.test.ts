@@ -222,23 +222,31 @@ describe('gemini 0.61.0 against the fake model', () => {
     assert.ok(['not_running', 'session_not_found'].includes(String((await d.muster(['end', s.id])).json.error?.code)), 'nothing to end');
   });
 
-  it('a goal on a live session: AfterAgent blocks carry continue, continue, then complete — three turns in one gemini process', { timeout: SCENARIO_MS }, async () => {
+  it('a goal on a live session: AfterAgent blocks carry continue, continue, then complete — three turns', { timeout: SCENARIO_MS }, async () => {
     auditor.enqueue(CONTINUE, CONTINUE, DONE);
     const id = randomUUID();
     const set = await d.muster(['goal', 'set', id, 'make the project shippable', '--harness', 'gemini', '--auditor', 'openai/fake-model']);
     assert.equal(set.code, 0, set.stderr);
     const r = await runCli(cli.bin, [...h.argvPrefix, '-o', 'json', '--session-id', id, '--prompt=start the goal'], { cwd: h.cwd, env, timeoutMs: SCENARIO_MS - 30_000 });
     assert.equal(r.code, 0, r.stderr);
-    const g = (await d.muster(['goal', 'show', id])).json['goal'] as Goal;
+    // Each continuation rides an AfterAgent block in this process; one whose hook gave up (a loaded
+    // machine can push a hook past its 250 ms bound) is handed off to a headless `gemini --resume`.
+    let g = (await d.muster(['goal', 'show', id])).json['goal'] as Goal;
+    for (const deadline = Date.now() + 90_000; g.status === 'active' && Date.now() < deadline; await new Promise((res) => setTimeout(res, 500))) {
+      g = (await d.muster(['goal', 'show', id])).json['goal'] as Goal;
+    }
     assert.equal(g.status, 'complete');
     assert.equal(g.turns, 3);
     assert.equal(auditor.pending(), 0, 'every verdict was used');
-    const [file] = findFiles(path.join(h.configDir, 'tmp'), new RegExp(`-${id.slice(0, 8)}\\.jsonl$`));
-    assert.ok(file);
-    assert.equal(readJsonl(file).filter((x) => x['type'] === 'gemini').length, 3, 'three replies in the one process');
+    const files = findFiles(path.join(h.configDir, 'tmp'), new RegExp(`-${id.slice(0, 8)}\\.jsonl$`));
+    const replies = files.flatMap((f) => readJsonl(f)).filter((x) => x['type'] === 'gemini');
+    assert.equal(new Set(replies.map((x) => x['id'])).size, 3, 'three replies');
+    // A resume starts a file of its own: one file means every continuation rode an AfterAgent block.
+    console.log(`[gemini] live goal: ${files.length === 1 ? 'three turns in one gemini process' : `${files.length - 1} turn(s) handed off to gemini --resume`}`);
   });
 
   it('muster goal run gemini: continue, continue, complete → exactly three turns, exit 0', { timeout: SCENARIO_MS }, async () => {
+    assert.equal(auditor.pending(), 0);
     auditor.enqueue(CONTINUE, CONTINUE, DONE);
     const r = await runCli(process.execPath, [muster, 'goal', 'run', 'gemini', '--cwd', h.cwd, '--auditor', 'openai/fake-model', '--json', 'make the project shippable'], { cwd: h.cwd, env, timeoutMs: SCENARIO_MS - 20_000 });
     const lines = r.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -42,6 +42,7 @@ test('the session is the one given or resumed by id; none up front for `--resume
   assert.deepEqual(geminiSessionFor(['--resume', 'latest']), { id: null, assign: false });
   assert.deepEqual(geminiSessionFor(['extensions', 'list']), { id: null, assign: false });
   assert.deepEqual(geminiSessionFor(['--list-sessions']), { id: null, assign: false });
+  assert.deepEqual(geminiSessionFor(['--session-file', 'old.json']), { id: null, assign: false });
   assert.equal(planGemini(ctx(['--resume', ID])).env.MUSTER_SESSION_ID, ID);
   assert.equal(planGemini(ctx(['--resume', 'latest'])).env.MUSTER_SESSION_ID, '');
   assert.deepEqual(planGemini(ctx(['--', '--session-id'])).argv.slice(2), ['--', '--session-id'], 'after -- it is the user\'s text');

@@ -23,7 +23,8 @@ export function geminiSessionFor(args: string[]): { id: string | null; assign: b
     const resumed = flagValue(args, ['--resume', '-r']);
     return { id: resumed !== null && isUuid(resumed) ? resumed.toLowerCase() : null, assign: false };
   }
-  if (NO_SESSION_COMMANDS.includes(args[0] ?? '') || hasFlag(args, NO_SESSION_FLAGS)) return { id: null, assign: false };
+  // A session loaded from a file keeps the id in it, which we cannot know up front either.
+  if (NO_SESSION_COMMANDS.includes(args[0] ?? '') || hasFlag(args, [...NO_SESSION_FLAGS, '--session-file'])) return { id: null, assign: false };
   return { id: randomUUID(), assign: true };
 }
 

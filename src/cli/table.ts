@@ -30,7 +30,7 @@ export function renderSessionTable(sessions: Session[], columns: number): string
   const head = `${fit('HARNESS', 9)}${fit('STATUS', 10)}${fit('ID', 10)}${fit('TITLE', titleW + 1)}${fit('REPO@BRANCH', 28)}${fit('TOKENS', 8)}${fit('COST', 8)}LAST`;
   const rows = sessions.map((s) => {
     const repo = `${clean((s.repoRoot ?? s.cwd ?? '-').split('/').pop())}${s.branch ? `@${clean(s.branch)}` : ''}`;
-    const status = s.status === 'waiting' && s.waitingFor ? 'waiting*' : s.status;
+    const status = s.live && s.statusKnown === false ? 'unknown' : s.status === 'waiting' && s.waitingFor ? 'waiting*' : s.status;
     return `${fit(s.harness, 9)}${fit(status, 10)}${fit(s.id.slice(0, 8), 10)}${fit(clean(s.title), titleW + 1)}${fit(repo, 28)}${fit(tokens(s), 8)}${fit(s.costUsd === null ? '-' : `$${s.costUsd.toFixed(2)}`, 8)}${ago(s.lastActivityAt)}`;
   });
   const waiting = sessions.filter((s) => s.status === 'waiting' && s.waitingFor).map((s) => `  * ${s.id.slice(0, 8)} waits for: ${clean(s.waitingFor)}`);

@@ -54,6 +54,12 @@ export interface Session {
   status: SessionStatus;
   /** Why the session waits (permission prompt text, question...); null unless status is waiting or stuck. */
   waitingFor: string | null;
+  /**
+   * False when the session's process is live but nothing reports what it is doing (a Gemini CLI run
+   * without Muster's hooks): `status` is then `idle` by convention and means "unknown", never a
+   * guess. Absent or true: the status is known.
+   */
+  statusKnown?: boolean;
   /** ISO time the current status began, when known. */
   statusSince: string | null;
   startedAt: string | null;

@@ -30,7 +30,7 @@ import { packRoutes } from '../server/routes/packs.ts';
 import { sceneRoutes } from '../server/routes/scene.ts';
 import { createCharacterService, createSceneService } from '../board/index.ts';
 import { createActions, createHub, createHookStatus, type Actions, type Hub } from '../hub/index.ts';
-import { createHookService } from '../hooks/index.ts';
+import { createHookService, createHookSightings } from '../hooks/index.ts';
 import { createLaunchService } from '../launch/index.ts';
 import { hookRoutes } from '../server/routes/hooks.ts';
 import { createSources } from './sources.ts';
@@ -104,7 +104,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     const token = loadOrCreateToken(paths.token);
     const bus = createEventBus();
     let rescanSeconds = (await store.settings.all()).rescanSeconds;
-    const { sources, proc } = await createSources({ env, index: store.transcriptIndex, proc: options.proc });
+    // The processes hooks report from: sources of harnesses with no liveness on disk read them.
+    const sightings = createHookSightings();
+    const { sources, proc } = await createSources({ env, index: store.transcriptIndex, proc: options.proc, sightings });
     // Exact status from hook events wins over file-derived status while the process lives.
     const overlay = createHookStatus();
     const hub = createHub({ sources, bus, isAlive: (pid) => proc.isAlive(pid), rescanMs: () => rescanSeconds * 1000, overlay, log });
@@ -117,7 +119,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     });
 
     const launches = createLaunchService({ repo: store.launches, overlay, bus });
-    const hooks = createHookService({ overlay, bus, link: (l, h, id) => launches.link(l, h, id), refresh: (h) => void hub.refresh(h), decide: (input, sessionId) => goalHookDecision.decide(input, sessionId), collect: (id, ms) => goalHookDecision.collect(id, ms) });
+    const hooks = createHookService({ overlay, bus, sightings, link: (l, h, id) => launches.link(l, h, id), refresh: (h) => void hub.refresh(h), decide: (input, sessionId) => goalHookDecision.decide(input, sessionId), collect: (id, ms) => goalHookDecision.collect(id, ms) });
     const characters = createCharacterService({ repo: store.board, files: createFsPackFiles(paths.packs) });
     const scene = createSceneService({ repo: store.board });
     // Pager: pages in the store, channels read from settings at each page, MCP sessions per client.

@@ -30,10 +30,35 @@ export interface SourceDeps {
   proc: ProcPort;
   index: TranscriptIndex;
   git: GitReader;
+  /**
+   * The processes the harness's hooks reported from, with the sessions they named. A source whose
+   * harness writes nothing that says a session is live (Gemini CLI) learns its live sessions here.
+   * Default: none (no hooks are received: tests, the CLI).
+   */
+  sightings?: HookSightings;
 }
 
 /** Hook events → status: what the harness's hooks, plugin or extension report, and what it means. */
 export type HookStatus = 'working' | 'waiting' | 'idle' | 'ended';
+
+/** What the daemon saw last from one (session, process) pair of a harness's hooks. */
+export interface HookSighting {
+  sessionId: string;
+  /** The process that fired the hook (unverified: a source checks it against the process table). */
+  pid: number;
+  /** Epoch ms the daemon received the latest event. */
+  at: number;
+  /** The latest event's transition: `ended` once the session-end event came. */
+  status: HookStatus;
+  /** Why it waits; null unless waiting. */
+  waitingFor: string | null;
+}
+
+/** The daemon's record of hook sightings (src/hooks/sightings.ts). Must not throw. */
+export interface HookSightings {
+  /** The latest sighting of every (session, process) pair of `harness`, newest first. */
+  of(harness: string): HookSighting[];
+}
 
 export interface Transition {
   status: HookStatus;
@@ -50,6 +75,11 @@ export interface HookEvents {
   /** The session id a payload names (each harness names it differently), unvalidated; null when none. */
   sessionIdOf(payload: Record<string, unknown>): string | null;
   /**
+   * The harness process a hook reports for, from the hook's environment and its parent pid (`muster
+   * hook` reads both); null when it cannot tell. Absent: the hook names no process.
+   */
+  processOf?(env: NodeJS.ProcessEnv, parentPid: number): number | null;
+  /**
    * The event that ends a turn and can carry the goal driver's continuation back to the harness
    * (`{ decision: 'block', reason }`), when the harness's hook protocol has one. Absent: goals on live
    * sessions of this harness are not driven through its hooks.
@@ -59,7 +89,7 @@ export interface HookEvents {
     /**
      * Whether `muster <harness>` injects what reports this event (Claude's --settings hooks, the pi/omp
      * extension, the OpenCode plugin). False where only `muster hooks install` does (Codex's hooks
-     * need trust in hooks.json).
+     * need trust in hooks.json; Gemini's come from its installed extension).
      */
     viaWrapper: boolean;
     /**
@@ -69,6 +99,8 @@ export interface HookEvents {
     defaultBlockCap: number;
     /** The cap in force, read by `muster hook` from the harness's environment (which the hook inherits). */
     blockCapFrom?(env: NodeJS.ProcessEnv): number;
+    /** The payload key that holds the turn's final assistant text, which the auditor judges. Default: `last_assistant_message`. */
+    reportKey?: string;
   };
 }
 

@@ -10,6 +10,7 @@ import { opencode } from './opencode/index.ts';
 import { pi } from './pi/index.ts';
 import { omp } from './omp/index.ts';
 import { copilot } from './copilot/index.ts';
+import { gemini } from './gemini/index.ts';
 
 export const ADAPTERS = [
   claude,
@@ -18,6 +19,7 @@ export const ADAPTERS = [
   pi,
   omp,
   copilot,
+  gemini,
 ] as const;
 
 export type Harness = (typeof ADAPTERS)[number]['name'];

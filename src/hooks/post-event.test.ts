@@ -66,4 +66,6 @@ test('trimPayload keeps short scalars and status objects, drops bulky fields', (
   const out = trimPayload({ session_id: 'x', tool_input: { command: 'ls' }, prompt: 'p'.repeat(2000), n: 1, status: { type: 'busy' }, 'input-messages': ['a'] });
   assert.deepEqual(Object.keys(out).sort(), ['n', 'prompt', 'session_id', 'status']);
   assert.equal((out.prompt as string).length, 500);
+  const gemini = trimPayload({ notification_type: 'ToolPermission', details: { type: 'exec', command: 'rm x', nested: { a: 1 } } });
+  assert.deepEqual(gemini.details, { type: 'exec', command: 'rm x' }, 'what waits for approval, scalars only');
 });

@@ -40,16 +40,26 @@ export function findDaemon(env: NodeJS.ProcessEnv): DaemonTarget | null {
   }
 }
 
-/**
- * Keeps what a status transition needs (short scalars) and drops bulky fields (tool input/output,
- * prompts, every user message of a thread) so the post stays small and quick.
- */
-export function trimPayload(payload: Record<string, unknown>): Record<string, unknown> {
+/** A payload's short scalars: strings cut to 500 characters, numbers and booleans. */
+function scalars(payload: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(payload)) {
     if (typeof v === 'string') out[k] = v.length > 500 ? v.slice(0, 500) : v;
     else if (typeof v === 'number' || typeof v === 'boolean') out[k] = v;
-    else if (k === 'status' && v && typeof v === 'object' && !Array.isArray(v)) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Keeps what a status transition needs (short scalars, an OpenCode `status` object, the scalars of
+ * a Gemini notification's `details`: what waits for approval) and drops bulky fields (tool
+ * input/output, prompts, every user message of a thread) so the post stays small and quick.
+ */
+export function trimPayload(payload: Record<string, unknown>): Record<string, unknown> {
+  const out = scalars(payload);
+  for (const k of ['status', 'details']) {
+    const v = payload[k];
+    if (v && typeof v === 'object' && !Array.isArray(v)) out[k] = k === 'status' ? v : scalars(v as Record<string, unknown>);
   }
   return out;
 }

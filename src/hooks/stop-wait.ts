@@ -19,3 +19,9 @@ export const STOP_WAIT_MAX_MS = TURN_END_HOOK_TIMEOUT_S * 1000 - MARGIN_MS;
 export function hookTimeoutS(event: string, turnEndEvent: string | undefined): number {
   return event === turnEndEvent ? TURN_END_HOOK_TIMEOUT_S : 5;
 }
+
+/**
+ * Set to `1` in the environment of each turn `muster goal run` runs: that command reports the turn
+ * and obeys the decision itself, so the turn-end hook inside the turn must not decide as well.
+ */
+export const GOAL_RUN_ENV = 'MUSTER_GOAL_RUN';

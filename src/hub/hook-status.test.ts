@@ -84,3 +84,13 @@ test('a hook event from one of two processes sets that process\'s status, not th
   assert.deepEqual(out.processes?.map((p) => [p.pid, p.status, p.waitingFor]), [[4242, 'idle', null], [4343, 'waiting', 'approve Bash']]);
   assert.equal(overlay.apply(session()).processes, undefined, 'a session without processes keeps none');
 });
+
+test('a hook event makes an unknown status known', () => {
+  const overlay = createHookStatus();
+  overlay.record({ harness: 'claude', sessionId: ID, status: 'working', waitingFor: null, pid: 4242, at: Date.now() });
+  const out = overlay.apply(session({ status: 'idle', statusKnown: false, statusSince: null }));
+  assert.equal(out.status, 'working');
+  assert.equal('statusKnown' in out, false);
+  overlay.record({ harness: 'claude', sessionId: ID, status: 'idle', waitingFor: null, pid: 4242, at: Date.now() });
+  assert.equal('statusKnown' in overlay.apply(session({ status: 'idle', statusKnown: false, statusSince: null })), false, 'also when the status itself is the same');
+});

@@ -87,7 +87,11 @@ export function createHookStatus(options: HookStatusOptions = {}): HookStatusOve
       if (!statusApplies(s, e)) return out;
       const waitingFor = e.status === 'waiting' ? e.waitingFor : null;
       const statusSince = new Date(e.at).toISOString();
-      if (out.status !== e.status || out.waitingFor !== e.waitingFor) out = { ...out, status: e.status, waitingFor, statusSince };
+      if (out.status !== e.status || out.waitingFor !== e.waitingFor || out.statusKnown === false) {
+        // A hook reported it: the status is known from here on.
+        const { statusKnown: _unknown, ...known } = out;
+        out = { ...known, status: e.status, waitingFor, statusSince };
+      }
       // The process that fired the hook shows it too (a session open in two processes has two statuses).
       const at = e.pid === null ? -1 : (out.processes?.findIndex((p) => p.pid === e.pid) ?? -1);
       const p = out.processes?.[at];

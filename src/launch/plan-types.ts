@@ -48,6 +48,12 @@ export interface LaunchPlan {
   sessionId: string | null;
   /** Consequences the user should know about (printed to stderr only when MUSTER_DEBUG is set). */
   notes: string[];
+  /**
+   * Files the launch depends on that the plan does not write (Gemini CLI's extension, installed once
+   * because the CLI takes no per-process settings): the wrapper starts nothing when one is missing or
+   * lacks `contains`, and says `fix`.
+   */
+  requires?: { path: string; contains: string; fix: string }[];
 }
 
 export function hookCommand(ctx: Pick<LaunchContext, 'hookArgv'>, harness: Harness, event: string): string {

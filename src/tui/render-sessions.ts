@@ -35,6 +35,9 @@ const STATUS_LOOK: Record<string, { label: string; tones: Tone[] }> = {
   ended: { label: '· ended', tones: ['dim'] },
 };
 
+/** A live session nothing reports on (Session.statusKnown false). */
+const UNKNOWN_LOOK = { label: '◌ ?', tones: ['dim'] as Tone[] };
+
 const GROUP_TITLE: Record<GroupName, string> = { waiting: 'WAITING', idle: 'IDLE', working: 'WORKING', ended: 'RECENTLY ENDED' };
 
 export function goalLabel(goal: Goal | undefined, evaluating: boolean): { text: string; tones: Tone[] } {
@@ -48,7 +51,7 @@ export function goalLabel(goal: Goal | undefined, evaluating: boolean): { text: 
 }
 
 function sessionLine(state: TuiState, s: Session, selected: boolean, columns: number, now: number, style: Style): string {
-  const look = STATUS_LOOK[s.live ? s.status : 'ended'] ?? STATUS_LOOK.ended!;
+  const look = s.live && s.statusKnown === false ? UNKNOWN_LOOK : (STATUS_LOOK[s.live ? s.status : 'ended'] ?? STATUS_LOOK.ended!);
   const goal = goalLabel(state.goals.get(s.id), state.evaluating.has(s.id));
   const wide = columns >= 110;
   const flex = Math.max(10, columns - (2 + 8 + 6 + 4 + 7 + 14 + (wide ? 10 : 0)));
@@ -109,6 +112,7 @@ export function sessionDetail(state: TuiState, s: Session | undefined, height: n
       out.push(textLine(`${procs.length} processes: ${each.join(' · ')}`, columns, style, 'cyan'));
     }
     if (s.waitingFor) out.push(textLine(`waiting ${since(s.statusSince, now)} for: ${s.waitingFor}`, columns, style, 'yellow'));
+    if (s.live && s.statusKnown === false) out.push(textLine('status unknown: live, but no hook reports what it is doing', columns, style, 'dim'));
     const g = state.goals.get(s.id);
     if (g) {
       const remaining = g.lastAudit?.verdict?.remaining ?? [];

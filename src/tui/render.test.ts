@@ -51,6 +51,14 @@ describe('render', () => {
     assert.match(text, /directory unknown/);
   });
 
+  it('a live session nothing reports on shows its status as unknown, not as idle', () => {
+    const s = applySnapshot(initialState({ connection: 'live' }), { sessions: [session(1, { status: 'idle', statusKnown: false, title: 'quiet one' })], pages: [], goals: [] });
+    const text = renderFrame(s, { columns: 100, rows: 30, now, color: false }).lines.map(plain);
+    assert.match(text.find((l) => l.includes('quiet one'))!, /◌ \?/);
+    assert.ok(!text.some((l) => l.includes('○ idle')));
+    assert.match(text.join('\n'), /status unknown/);
+  });
+
   it('NO_COLOR frames carry no colour codes; the selection stays visible without colour', () => {
     const lines = renderFrame(world(), { columns: 80, rows: 24, now, color: false }).lines;
     assert.ok(!lines.some((l) => /\[(3\d)(;|m)/.test(l.replaceAll('\u001b', ''))), 'no 3x colour parameter');

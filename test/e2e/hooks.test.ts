@@ -148,6 +148,32 @@ process.exit(7);
     assert.ok((l?.pid ?? 0) > 0);
   });
 
+  it('muster gemini refuses without the extension and says what to run; once installed it runs gemini with the extension\'s environment', async () => {
+    mkdirSync(bin, { recursive: true });
+    const record = join(t.home, 'fake-gemini.json');
+    writeFileSync(join(bin, 'gemini'), `#!${process.execPath}
+require('node:fs').writeFileSync(${JSON.stringify(record)}, JSON.stringify({ argv: process.argv.slice(2), env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('MUSTER_'))) }));
+process.exit(3);
+`);
+    chmodSync(join(bin, 'gemini'), 0o755);
+    const refused = await runCli(['gemini', '-p', 'hi'], env);
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.json.error?.message ?? '', /muster hooks install --harness gemini/);
+    assert.equal(existsSync(record), false, 'gemini was not started');
+    assert.equal((await runCli(['hooks', 'install', '--harness', 'gemini'], env)).code, 0);
+    const r = await runCli(['gemini', '-p', 'hi'], env);
+    assert.equal(r.code, 3, r.stderr);
+    const rec = JSON.parse(readFileSync(record, 'utf8')) as { argv: string[]; env: Record<string, string> };
+    assert.equal(rec.argv[0], '--session-id');
+    assert.deepEqual(rec.argv.slice(2), ['-p', 'hi']);
+    assert.equal(rec.env.MUSTER_SESSION_ID, rec.argv[1]);
+    assert.equal(rec.env.MUSTER_MCP_TOKEN, token, 'the token in the environment the extension reads');
+    assert.ok(!rec.argv.join(' ').includes(token), 'never in argv');
+    assert.equal(rec.env.MUSTER_MCP_URL, `${base}/mcp`);
+    assert.equal((await runCli(['hooks', 'uninstall', '--harness', 'gemini'], env)).code, 0);
+    assert.equal(existsSync(join(t.home, '.gemini')), false, 'uninstall leaves no trace of the extension');
+  });
+
   it('an unknown harness or command names the installed harnesses', async () => {
     const r = await runCli(['claudex'], env);
     assert.notEqual(r.code, 0);

@@ -27,7 +27,7 @@ export function tempHome(prefix = 'muster-e2e-'): { home: string; cleanup(): voi
 /** Environment for a daemon isolated in `home`: its own MUSTER_HOME and HOME, no harness homes of the machine. */
 export function envFor(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, MUSTER_HOME: home, MUSTER_PORT: '0', HOME: home };
-  for (const k of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'XDG_DATA_HOME', 'PI_CODING_AGENT_DIR', 'TMUX', 'TMUX_PANE']) delete env[k];
+  for (const k of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'XDG_DATA_HOME', 'PI_CODING_AGENT_DIR', 'GEMINI_CLI_HOME', 'TMUX', 'TMUX_PANE']) delete env[k];
   return { ...env, ...extra };
 }
 

@@ -37,6 +37,11 @@ export function basename(p: string | null): string {
   return parts[parts.length - 1] ?? p;
 }
 
+/** The status word shown for a session: `unknown` for a live one nothing reports on (Session.statusKnown false). */
+export function statusWord(s: Pick<Session, 'status' | 'live' | 'statusKnown'>): string {
+  return s.live && s.statusKnown === false ? 'unknown' : s.status;
+}
+
 /** Sort rank of a status: who needs the operator comes first. */
 export const STATUS_RANK: Record<string, number> = { waiting: 0, stuck: 1, working: 2, idle: 3, ended: 4 };
 

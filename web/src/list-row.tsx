@@ -7,7 +7,7 @@ import { memo } from 'react';
 import { CharacterFace } from './character-face.tsx';
 import { CharacterPage } from './character-page.tsx';
 import { GoalBadge } from './goal-badge.tsx';
-import { ago, basename, cacheState, cost, tokens } from './format.ts';
+import { ago, basename, cacheState, cost, statusWord, tokens } from './format.ts';
 import { HarnessMark } from './harness-mark.tsx';
 import { keyOf, type BoardCharacters, type GoalView, type Page, type Session } from './types.ts';
 
@@ -41,7 +41,7 @@ export const Row = memo(function Row({ s, board, selected, cursor, now, pages, g
       </td>
       <td className="c-repo" title={s.cwd ?? ''}>{basename(s.repoRoot ?? s.cwd)}{s.branch && <span className="branch"> {s.branch}</span>}</td>
       <td className="c-status">
-        <span className={`pill st-${s.status}`}>{s.status}</span> <span className="muted">{ago(s.statusSince, now)}</span>
+        <span className={`pill st-${statusWord(s)}`}>{statusWord(s)}</span> <span className="muted">{ago(s.statusSince, now)}</span>
         {s.waitingFor && <span className="waiting-for" title={s.waitingFor}> {s.waitingFor}</span>}
       </td>
       <td className="num">{tokens(s)}</td>

@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { api } from './api.ts';
 import { CharacterFace } from './character-face.tsx';
-import { ago, cacheState, cost, tokens } from './format.ts';
+import { ago, cacheState, cost, statusWord, tokens } from './format.ts';
 import { HarnessMark } from './harness-mark.tsx';
 import { GoalSlot } from './goal-slot.tsx';
 import { PageCard } from './page-card.tsx';
@@ -98,7 +98,8 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
         <button type="button" className="quiet close" onClick={onClose} aria-label="close">✕</button>
       </header>
       <div className={`panel-status st-${s.status}`} data-testid="panel-status">
-        <span className={`pill st-${s.status}`}>{s.status}</span> for {ago(s.statusSince, now)} {s.live ? '· live' : '· ended'}
+        <span className={`pill st-${statusWord(s)}`}>{statusWord(s)}</span> for {ago(s.statusSince, now)} {s.live ? '· live' : '· ended'}
+        {s.live && s.statusKnown === false && <div className="muted">No hook reports what this process is doing.</div>}
         {s.waitingFor && <div className="waiting-for big">{s.waitingFor}</div>}
       </div>
       <div className="actions">

@@ -14,6 +14,7 @@ import { adapterFor, HARNESSES } from '../../harnesses/registry.ts';
 import type { TurnOutput } from '../../harnesses/adapter.ts';
 import { answerBody, clientContext, ensureDaemon } from '../daemon-client.ts';
 import { httpJson } from '../http.ts';
+import { GOAL_RUN_ENV } from '../../hooks/stop-wait.ts';
 import { printOk, usageError } from '../output.ts';
 import type { CommandContext } from '../command.ts';
 
@@ -85,7 +86,7 @@ export async function run(ctx: CommandContext): Promise<number> {
     // Claude takes a pre-assigned id for a new session; the others name theirs in their output.
     const command = headless.command(sessionId === null ? { prompt, newId: randomUUID() } : { sessionId, prompt });
     const started = Date.now();
-    const proc = await runTurn(command.argv, cwd, ctx.env, turnTimeoutMs);
+    const proc = await runTurn(command.argv, cwd, { ...ctx.env, [GOAL_RUN_ENV]: '1' }, turnTimeoutMs);
     const parsed = headless.parse(proc.stdout);
     // Copilot prints no token counts: its adapter reads them from the session's own files.
     const out: TurnOutput = headless.finish ? headless.finish({ command, output: parsed, env: ctx.env, audit: false }) : parsed;

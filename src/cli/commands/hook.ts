@@ -11,7 +11,7 @@
  */
 import type { CommandContext } from '../command.ts';
 import { findDaemon, postJson, readStdin, trimPayload } from '../../hooks/post-event.ts';
-import { STOP_WAIT_MAX_MS } from '../../hooks/stop-wait.ts';
+import { GOAL_RUN_ENV, STOP_WAIT_MAX_MS } from '../../hooks/stop-wait.ts';
 import { adapterFor, isHarness } from '../../harnesses/registry.ts';
 
 /** Total budget for the post (connect + answer), ms. Default 250; MUSTER_HOOK_TIMEOUT_MS overrides. */
@@ -41,19 +41,24 @@ export async function run({ args, env }: CommandContext): Promise<number> {
   // No daemon recorded: leave at once without reading stdin (Claude 2.1.332 still reports the hook a success).
   if (!target) return 0;
   const text = argJson ?? (await readStdin(Math.min(200, deadline)));
-  const pid = Number(env.CLAUDE_PID);
+  const hooks = isHarness(harness) ? adapterFor(harness).hooks : undefined;
+  const pid = hooks?.processOf?.(env, process.ppid) ?? null;
   const raw = parsePayload(text);
   const payload = trimPayload(raw);
-  const turnEnd = isHarness(harness) ? adapterFor(harness).hooks.turnEnd : undefined;
-  const isTurnEnd = turnEnd !== undefined && event === turnEnd.event;
+  const turnEnd = hooks?.turnEnd;
+  // A turn of `muster goal run` is driven by goal run itself: its turn end reports, never decides.
+  const driven = env[GOAL_RUN_ENV] === '1';
+  const isTurnEnd = turnEnd !== undefined && event === turnEnd.event && !driven;
+  if (driven) payload.muster_goal_run = true;
   if (isTurnEnd) {
-    if (typeof raw.last_assistant_message === 'string') payload.last_assistant_message = raw.last_assistant_message.slice(0, REPORT_MAX);
+    const report = raw[turnEnd.reportKey ?? 'last_assistant_message'];
+    if (typeof report === 'string') payload.last_assistant_message = report.slice(0, REPORT_MAX);
     // The harness overrides blocks past this cap; the daemon hands such a continuation off instead.
     if (turnEnd.blockCapFrom) payload.muster_block_cap = turnEnd.blockCapFrom(env);
   }
   const body = {
     payload,
-    pid: Number.isSafeInteger(pid) && pid > 0 ? pid : null,
+    pid: pid !== null && Number.isSafeInteger(pid) && pid > 1 ? pid : null,
     launchId: env.MUSTER_LAUNCH_ID ?? null,
   };
   const path = `/hooks/${encodeURIComponent(harness)}/${encodeURIComponent(event)}`;

@@ -33,7 +33,9 @@ export async function run({ args, flags, env }: CommandContext): Promise<number>
   for (const h of harnesses) {
     const adapter = adapterFor(h);
     const target = adapter.installTarget({ env, homes: adapter.homes(env), hookArgv, asset: (name) => readStatusAsset(name) });
-    const files = target.edits.map((e): EditResult => {
+    // Uninstall in reverse order: a file's directories go with it once the files written after it are gone.
+    const edits = action === 'uninstall' ? [...target.edits].reverse() : target.edits;
+    const files = edits.map((e): EditResult => {
       if (action === 'install') return installer.install(e);
       if (action === 'uninstall') return installer.uninstall(e);
       const s = installer.status(e);

@@ -16,6 +16,7 @@ import { musterHookArgv } from '../../launch/hook-argv.ts';
 import { adapterFor } from '../../harnesses/registry.ts';
 import { readStatusAsset } from '../../harnesses/status-assets/index.ts';
 import { runChild } from '../../launch/run-child.ts';
+import { readConfigText } from '../../hooks/install/target.ts';
 import type { Harness } from '../../core/session.ts';
 
 export async function runWrapper(harness: Harness, rawArgs: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -32,6 +33,9 @@ export async function runWrapper(harness: Harness, rawArgs: string[], env: NodeJ
   const launchDir = join(ctx.paths.home, 'launch', launchId);
   const cwd = process.cwd();
   const plan = planLaunch({ harness, launchId, name, args: rest, cwd, api: loc.urls.api, mcpUrl: loc.urls.mcp, token: loc.token, tokenFile: ctx.paths.token, launchDir, hookArgv: musterHookArgv(), env, homes: adapterFor(harness).homes(env), asset: (n) => readStatusAsset(n) });
+  for (const r of plan.requires ?? []) {
+    if (!readConfigText(r.path)?.includes(r.contains)) throw new MusterError('invalid_argument', r.fix);
+  }
   mkdirSync(launchDir, { recursive: true, mode: 0o700 });
   try {
     for (const f of plan.files) {

@@ -135,6 +135,18 @@ function exited(child: ChildProcess): Promise<void> {
 describe('createProc on the real /proc', { skip: process.platform !== 'linux' && 'needs Linux /proc' }, () => {
   const proc = createProc();
 
+  it('reads a process\'s environment as it started; a gone process has none', async () => {
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { env: { MUSTER_PROBE: 'a=b', EMPTY: '' }, stdio: 'ignore' });
+    try {
+      assert.ok(child.pid);
+      assert.ok(await waitFor(() => proc.environ?.(child.pid as number)?.get('MUSTER_PROBE') === 'a=b', 5000));
+      assert.equal(proc.environ?.(child.pid)?.get('EMPTY'), '');
+    } finally {
+      child.kill('SIGKILL');
+    }
+    assert.equal(proc.environ?.(2 ** 22 + 7), null);
+  });
+
   it('sees a spawned child with argv, cwd, exe, start ticks and parent', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'muster-proc-cwd-'));
     const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)', 'arg with space'], { cwd, stdio: 'ignore' });

@@ -117,6 +117,16 @@ export function createLinuxProc(options: LinuxProcOptions = {}): ProcPort {
     lockHolders: (path) => probe.holders(path),
     lockHoldersMany: (paths) => probe.holdersMany(paths),
     signal: (pid, signal) => signalPid(kill, pid, signal),
+    environ(pid) {
+      const text = Number.isInteger(pid) && pid > 0 ? readProcText(`${root}/${pid}/environ`) : null;
+      if (text === null) return null;
+      const env = new Map<string, string>();
+      for (const entry of splitCmdline(text)) {
+        const eq = entry.indexOf('=');
+        if (eq > 0) env.set(entry.slice(0, eq), entry.slice(eq + 1));
+      }
+      return env;
+    },
   };
 }
 

@@ -77,6 +77,11 @@ export interface ProcPort {
   lockHoldersMany(paths: string[]): Map<string, number[]>;
   /** Sends a signal; returns false when the process is gone (ESRCH). */
   signal(pid: number, signal: NodeJS.Signals): boolean;
+  /**
+   * The process's environment as it started (/proc/<pid>/environ); null when it cannot be read
+   * (another user's process, a raced exit). Absent where there is no /proc (macOS `ps`).
+   */
+  environ?(pid: number): ReadonlyMap<string, string> | null;
 }
 
 /** Every descendant of `pid` in `table`, each visited once even if the table has a cycle. */

@@ -38,7 +38,7 @@ export function createCliAuditor(o: CliAuditorOptions): Auditor {
       const r = await o.run(argv, { cwd: req.cwd ?? undefined, env, input: cmd.stdin, timeoutMs: req.timeoutMs });
       // finish runs whatever became of the run: an audit that timed out must not leave its session either.
       const parsed = o.headless.parse(r.stdout);
-      const out = o.headless.finish ? o.headless.finish({ command: cmd, output: parsed, env: o.env ?? {}, audit: true }) : parsed;
+      const out = o.headless.finish ? o.headless.finish({ command: cmd, output: parsed, env: env ?? process.env, audit: true }) : parsed;
       const remove = cmd.removeAfter?.(out);
       if (remove) {
         const c = await o.run(o.bin ? [o.bin, ...remove.slice(1)] : remove, { cwd: req.cwd ?? undefined, env, timeoutMs: req.timeoutMs });

@@ -12,6 +12,7 @@ import { codex } from '../../harnesses/codex/index.ts';
 import { pi } from '../../harnesses/pi/index.ts';
 import { omp } from '../../harnesses/omp/index.ts';
 import { opencode } from '../../harnesses/opencode/index.ts';
+import { gemini } from '../../harnesses/gemini/index.ts';
 import { auditorHarnesses } from '../../harnesses/ports.ts';
 import { createAuditorFactory } from './factory.ts';
 import type { Auditor, CommandRunner } from './port.ts';
@@ -24,8 +25,9 @@ before(async () => (model = await startFakeModel()));
 after(async () => model.close());
 
 /** What each CLI prints for one answer in its machine-readable mode (as the real binaries do; test/harness runs them). */
-function printed(format: 'claude' | 'codex' | 'pi' | 'opencode', text: string): string {
+function printed(format: 'claude' | 'codex' | 'pi' | 'opencode' | 'gemini', text: string): string {
   const lines = (objs: object[]) => objs.map((l) => JSON.stringify(l)).join('\n');
+  if (format === 'gemini') return JSON.stringify({ session_id: 'x', response: text, stats: { models: { 'gemini-2.5-flash': { tokens: { prompt: 7, candidates: 3, total: 10 }, roles: { main: {} } } } } }, null, 2);
   if (format === 'claude') return JSON.stringify({ type: 'result', result: text, is_error: false, usage: { input_tokens: 7, output_tokens: 3 } });
   if (format === 'codex') return lines([{ type: 'thread.started', thread_id: 'x' }, { type: 'item.completed', item: { type: 'agent_message', text } }, { type: 'turn.completed', usage: { input_tokens: 7, output_tokens: 3 } }]);
   if (format === 'pi') return lines([{ type: 'session', id: 'x' }, { type: 'message_end', message: { role: 'assistant', content: [{ type: 'text', text }], usage: { input: 7, output: 3 } } }]);
@@ -37,7 +39,7 @@ function printed(format: 'claude' | 'codex' | 'pi' | 'opencode', text: string): 
 const ran: string[][] = [];
 
 /** A runner that answers from a queue in the CLI's own output format. */
-function cliRunner(format: 'claude' | 'codex' | 'pi' | 'opencode'): CommandRunner {
+function cliRunner(format: 'claude' | 'codex' | 'pi' | 'opencode' | 'gemini'): CommandRunner {
   return async (argv, o) => {
     ran.push(argv);
     if (argv.includes('session') && argv.includes('delete')) return { code: 0, stdout: '', stderr: '', error: null };
@@ -57,6 +59,7 @@ const PROVIDERS: { name: string; make(): Auditor; enqueue(r: Reply): void }[] = 
   { name: 'cli:pi', make: () => createCliAuditor({ name: 'pi', headless: pi.headless, model: 'fake-model', run: cliRunner('pi') }), enqueue: (r) => cliQueue.push(r) },
   { name: 'cli:omp', make: () => createCliAuditor({ name: 'omp', headless: omp.headless, model: '', run: cliRunner('pi') }), enqueue: (r) => cliQueue.push(r) },
   { name: 'cli:opencode', make: () => createCliAuditor({ name: 'opencode', headless: opencode.headless, model: 'fake/fake-model', run: cliRunner('opencode') }), enqueue: (r) => cliQueue.push(r) },
+  { name: 'cli:gemini', make: () => createCliAuditor({ name: 'gemini', headless: gemini.headless, model: '', run: cliRunner('gemini'), env: { HOME: '/nonexistent' } }), enqueue: (r) => cliQueue.push(r) },
 ];
 
 for (const p of PROVIDERS) {
@@ -80,6 +83,14 @@ for (const p of PROVIDERS) {
     });
   });
 }
+
+it('cli:gemini removes the chat file its run wrote, whatever the outcome, with the env the run had', async () => {
+  const finished: { env: NodeJS.ProcessEnv; id: string | undefined; audit: boolean }[] = [];
+  const headless = { ...gemini.headless, finish: (run: Parameters<NonNullable<typeof gemini.headless.finish>>[0]) => (finished.push({ env: run.env, id: run.command.sessionId, audit: run.audit }), run.output) };
+  const a = createCliAuditor({ name: 'gemini', headless, model: '', run: async () => ({ code: null, stdout: '', stderr: '', error: 'timed out after 5 ms' }), env: { HOME: '/h' } });
+  assert.equal((await a.audit(REQ)).ok, false);
+  assert.deepEqual(finished.map((f) => [f.env.HOME, f.env.MUSTER_AUDITOR, f.audit, typeof f.id]), [['/h', '1', true, 'string']]);
+});
 
 it('the factory: configured spec wins, the default is the session\'s harness and model, bad specs fail audits', async () => {
   const f = createAuditorFactory({ env: { MUSTER_AUDITOR_BASE_URL: `${model.url}/v1` }, harnesses: auditorHarnesses, run: cliRunner('claude') });

@@ -56,5 +56,10 @@ function transition(event: string, p: Record<string, unknown>): Transition | nul
 export const claudeHooks: HookEvents = {
   transition,
   sessionIdOf: (p) => sessionIdAt(p, SESSION_ID_KEYS),
+  // Claude names its own process to every hook it runs.
+  processOf: (env) => {
+    const pid = Number(env.CLAUDE_PID);
+    return Number.isSafeInteger(pid) && pid > 0 ? pid : null;
+  },
   turnEnd: { event: 'Stop', viaWrapper: true, defaultBlockCap: CLAUDE_DEFAULT_BLOCK_CAP, blockCapFrom },
 };

@@ -2,11 +2,12 @@
  * Installing into other programs' config files, safely: the original bytes are backed up under
  * MUSTER_HOME/hooks/ before the first change; install is idempotent (a second run finds its entries
  * and changes nothing); uninstall restores the original bytes exactly when the file is still what
- * install wrote, and otherwise removes only Muster's entries. A file that does not parse is reported
- * and left untouched.
+ * install wrote, and otherwise removes only Muster's entries. A file that did not exist goes again
+ * with the directories install created for it. A file that does not parse is reported and left
+ * untouched.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MusterError } from '../../errors/index.ts';
 
@@ -34,6 +35,8 @@ interface ManifestEntry {
   backup: string | null;
   /** sha256 of what install wrote. */
   installed: string;
+  /** Directories install created for the file, deepest first: removed again with it when empty. */
+  dirs?: string[];
 }
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -44,6 +47,24 @@ function read(path: string): string | null {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new MusterError('invalid_argument', `cannot read ${path}: ${(e as Error).message}`);
+  }
+}
+
+/** The directories above `path` that do not exist yet, deepest first. */
+function missingDirs(path: string): string[] {
+  const out: string[] = [];
+  for (let d = dirname(path); !existsSync(d) && dirname(d) !== d; d = dirname(d)) out.push(d);
+  return out;
+}
+
+/** Removes the directories install created, deepest first, as long as each is empty. */
+function removeEmptyDirs(dirs: readonly string[]): void {
+  for (const d of dirs) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return; // not empty (the person put something there) or already gone: leave it and those above
+    }
   }
 }
 
@@ -88,7 +109,8 @@ export function createInstaller(stateDir: string) {
           mkdirSync(dirname(backup), { recursive: true, mode: 0o700 });
           writeFileSync(backup, current, { mode: 0o600 });
         }
-        manifest[edit.path] = { existed: current !== null, backup, installed: '' };
+        const dirs = current === null ? missingDirs(edit.path) : [];
+        manifest[edit.path] = { existed: current !== null, backup, installed: '', ...(dirs.length > 0 ? { dirs } : {}) };
       }
       writeAtomic(edit.path, next);
       (manifest[edit.path] as ManifestEntry).installed = sha(next);
@@ -108,7 +130,10 @@ export function createInstaller(stateDir: string) {
       if (current !== null && entry && sha(current) === entry.installed) {
         // Untouched since install: put the original bytes back exactly.
         if (entry.existed && entry.backup && existsSync(entry.backup)) writeAtomic(edit.path, readFileSync(entry.backup, 'utf8'));
-        else if (!entry.existed) rmSync(edit.path, { force: true });
+        else if (!entry.existed) {
+          rmSync(edit.path, { force: true });
+          removeEmptyDirs(entry.dirs ?? []);
+        }
         forget();
         return { path: edit.path, action: 'restored' };
       }

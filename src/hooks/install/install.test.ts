@@ -70,6 +70,24 @@ test('Claude: a file edited after install loses only our entries; a file that di
   }
 });
 
+test('the directories install created for a new file go with it, unless something else was put there', () => {
+  const t = setup();
+  try {
+    const file = join(t.dir, 'a', 'b', 'c.json');
+    const edit = { path: file, add: () => '{}\n', remove: () => null, has: (c: string | null) => c !== null };
+    assert.equal(t.installer.install(edit).action, 'installed');
+    assert.equal(t.installer.uninstall(edit).action, 'restored');
+    assert.equal(existsSync(join(t.dir, 'a')), false, 'a/b/ and a/ were created by install and are gone again');
+    t.installer.install(edit);
+    writeFileSync(join(t.dir, 'a', 'mine.txt'), 'kept');
+    t.installer.uninstall(edit);
+    assert.equal(existsSync(join(t.dir, 'a', 'b')), false);
+    assert.equal(readFileSync(join(t.dir, 'a', 'mine.txt'), 'utf8'), 'kept', 'a directory holding something else stays');
+  } finally {
+    t.cleanup();
+  }
+});
+
 test('a malformed settings file is reported and left untouched', () => {
   const t = setup();
   try {

@@ -29,7 +29,7 @@ test('the hook\'s parent is the worker; the last SessionEnd copy, reparented to 
 });
 
 test('AfterAgent is the turn end; its report is prompt_response; other notifications change nothing', () => {
-  assert.deepEqual(geminiHooks.turnEnd, { event: 'AfterAgent', defaultBlockCap: 0, reportKey: 'prompt_response' });
+  assert.deepEqual(geminiHooks.turnEnd, { event: 'AfterAgent', viaWrapper: false, defaultBlockCap: 0, reportKey: 'prompt_response' });
   assert.equal(geminiHooks.transition('Notification', { notification_type: 'Other' }), null);
   assert.deepEqual(geminiHooks.transition('Notification', { notification_type: 'ToolPermission', message: 'Tool X requires execution' }), { status: 'waiting', waitingFor: 'permission: Tool X requires execution' });
   assert.deepEqual(geminiHooks.transition('Notification', { notification_type: 'ToolPermission' }), { status: 'waiting', waitingFor: 'permission prompt' });

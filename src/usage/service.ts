@@ -1,0 +1,29 @@
+/**
+ * The usage service: reports over the store's usage records for the HTTP route, the board and the
+ * TUI, and today's total for budget alerts.
+ */
+import { buildReport } from './report.ts';
+import type { SessionFacts, UsageQuery, UsageReport, UsageRepository } from './types.ts';
+import { createZone, nextDay } from './zone.ts';
+
+export interface UsageServiceOptions {
+  repo: UsageRepository;
+  /** What the hub knows of a session (repo, branch, title); undefined for one it does not list. */
+  session(id: string): SessionFacts | undefined;
+}
+
+export interface UsageService {
+  report(query: UsageQuery): Promise<UsageReport>;
+}
+
+export function createUsageService(opts: UsageServiceOptions): UsageService {
+  return {
+    async report(query) {
+      const zone = createZone(query.tz);
+      const fromMs = query.since !== undefined ? zone.startOfDay(query.since) : undefined;
+      const toMs = query.until !== undefined ? zone.startOfDay(nextDay(query.until)) : undefined;
+      const rows = await opts.repo.rollup({ fromMs, toMs, harness: query.harness });
+      return buildReport({ query, zone, rows, session: opts.session });
+    },
+  };
+}

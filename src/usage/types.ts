@@ -1,0 +1,104 @@
+/**
+ * The Spend domain: usage records rolled up into reports by period, session, model, harness or repo.
+ * The store implements UsageRepository (src/store/usage.ts); the report is pure (report.ts).
+ */
+import type { Harness } from '../core/session.ts';
+import type { UsageTokens } from '../core/usage-record.ts';
+
+export type { UsageRecord, UsageTokens } from '../core/usage-record.ts';
+
+export const USAGE_GROUPS = ['day', 'week', 'month', 'session', 'model', 'harness', 'repo'] as const;
+export type UsageGroup = (typeof USAGE_GROUPS)[number];
+
+/** What a row's parts are split by (the board's stacked bars). */
+export const USAGE_SPLITS = ['harness', 'model', 'repo'] as const;
+export type UsageSplit = (typeof USAGE_SPLITS)[number];
+
+/** Records rolled up per session, harness, model and quarter hour (the grain every time zone's days are made of). */
+export interface UsageRollupRow {
+  sessionId: string;
+  harness: Harness;
+  model: string;
+  /** floor(epoch ms / 900 000): the UTC quarter hour. Every zone offset in use is a multiple of 15 minutes. */
+  quarter: number;
+  tokens: UsageTokens;
+  /** Sum of the USD the harness recorded, over `recorded` of the `count` records. */
+  recordedUsd: number;
+  recorded: number;
+  count: number;
+}
+
+export interface UsageRange {
+  /** Epoch ms, inclusive. */
+  fromMs?: number;
+  /** Epoch ms, exclusive. */
+  toMs?: number;
+  harness?: Harness;
+}
+
+/** One budget alert already sent: `daily` with `2026-12-01`, `monthly` with `2026-12`. */
+export interface UsageRepository {
+  rollup(range: UsageRange): Promise<UsageRollupRow[]>;
+  /** Marks the alert sent; false when it already was (so each crossing notifies once, across restarts). */
+  claimAlert(kind: 'daily' | 'monthly', period: string): Promise<boolean>;
+  /** Called after records were written (in the store's write batch). Returns an unsubscribe. */
+  onRecorded(listener: (harnesses: Harness[]) => void): () => void;
+}
+
+export interface UsageQuery {
+  by: UsageGroup;
+  /** IANA time zone the days are cut in. */
+  tz: string;
+  /** Local dates (YYYY-MM-DD), both inclusive. */
+  since?: string;
+  until?: string;
+  harness?: Harness;
+  split?: UsageSplit;
+  /** Most rows (after sorting); absent: all. */
+  limit?: number;
+}
+
+export interface UsageFigures {
+  tokens: UsageTokens;
+  /** USD, or null when some tokens are on a model without a price (never $0 for them). */
+  costUsd: number | null;
+  /** The priced part of the cost (what costUsd would be without the unpriced tokens). */
+  pricedUsd: number;
+  /** Tokens on models the price table does not know, and those models. */
+  unpricedTokens: number;
+  unpricedModels: string[];
+  sessions: number;
+  /** Usage records (API messages or turns) counted. */
+  messages: number;
+}
+
+export interface UsagePart extends UsageFigures {
+  key: string;
+}
+
+export interface UsageRow extends UsageFigures {
+  key: string;
+  /** by session: the session's title and harness; by repo: nothing more. */
+  label?: string;
+  harness?: Harness;
+  /** With `split`: the row cut by harness, model or repo, largest first. */
+  parts?: UsagePart[];
+}
+
+export interface UsageReport {
+  by: UsageGroup;
+  tz: string;
+  since: string | null;
+  until: string | null;
+  rows: UsageRow[];
+  totals: UsageFigures;
+  /** The price table's date and source. */
+  prices: { asOf: string; source: string };
+}
+
+/** What the report needs to know about a session (from the hub): its repo, branch and title. */
+export interface SessionFacts {
+  repo: string | null;
+  branch: string | null;
+  title: string;
+}

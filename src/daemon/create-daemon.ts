@@ -242,9 +242,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       },
       log,
     });
-    disposers.push(() => budget.close());
-    disposers.push(store.usage.onRecorded((harnesses) => {
-      bus.publish('usage.recorded', { harnesses });
+    disposers.push(() => budget.close(), () => usage.close());
+    disposers.push(store.usage.onRecorded((change) => {
+      bus.publish('usage.recorded', { harnesses: change.harnesses });
       budget.poke();
     }));
     bus.on('settings.updated', () => budget.poke());

@@ -113,7 +113,7 @@ export function createMemoryTranscriptIndex(): TranscriptIndex & { usage(): Usag
     get: (p) => map.get(p),
     put: (e) => {
       const { usage: records, ...entry } = e;
-      if (records) usage.push(...records);
+      if (records) for (const r of records) usage.push(r);
       map.set(e.path, entry);
     },
     remove: (p) => void map.delete(p),

@@ -18,6 +18,7 @@ import { createSqliteLaunchesRepository } from './launches.ts';
 import { settingsFrom, validateSettingsPatch, type Settings } from './settings.ts';
 import type { Store } from './types.ts';
 import { createSqliteUsageRepository, type SqliteUsage } from './usage.ts';
+import type { UsageDelta } from '../usage/types.ts';
 
 export interface SqliteStoreOptions {
   /** Database file path, or ':memory:' in tests. */
@@ -116,14 +117,15 @@ function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage):
     const written = records;
     dirty.clear();
     records = [];
+    let deltas: UsageDelta[] = [];
     db.transaction(() => {
-      usage.write(written);
+      deltas = usage.write(written);
       for (const [path, e] of batch) {
         if (e) put.run(e.path, e.harness, e.size, e.mtimeMs, e.offset, JSON.stringify(e.summary ?? null));
         else del.run(path);
       }
     })();
-    usage.notify(written.map((r) => r.harness));
+    usage.notify(deltas);
   };
   const schedule = (): void => {
     if (scheduled) return;
@@ -134,7 +136,8 @@ function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage):
     get: (path) => load().get(path),
     put(e) {
       const { usage: fresh, ...entry } = e;
-      if (fresh && fresh.length > 0) records.push(...fresh);
+      // One by one: a first read of a long transcript brings more records than spread arguments allow.
+      if (fresh) for (const r of fresh) records.push(r);
       load().set(entry.path, entry);
       dirty.set(entry.path, entry);
       schedule();

@@ -37,7 +37,7 @@ describe('usage records in the store', () => {
   it('tells listeners after the write, and claims each budget alert once', async () => {
     const store = openSqliteStore({ path: ':memory:' });
     const seen: string[][] = [];
-    store.usage.onRecorded((h) => seen.push(h));
+    store.usage.onRecorded((c) => seen.push(c.harnesses));
     store.transcriptIndex.put({ path: '/a', harness: 'codex', size: 1, mtimeMs: 1, offset: 1, summary: {}, usage: [record({ iso: '2026-12-01T10:00:00Z', harness: 'codex' })] });
     store.transcriptIndex.put({ path: '/b', harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: {} });
     await new Promise((r) => setImmediate(r));

@@ -7,7 +7,12 @@
 import type Database from 'better-sqlite3';
 import type { Harness } from '../core/session.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
-import type { UsageRepository, UsageRollupRow } from '../usage/types.ts';
+import type { UsageChange, UsageDelta, UsageRepository, UsageRollupRow } from '../usage/types.ts';
+
+function sameRow(a: StoredRow, b: StoredRow): boolean {
+  return a.session_id === b.session_id && a.at_ms === b.at_ms && a.model === b.model && a.input === b.input && a.output === b.output
+    && a.cache_read === b.cache_read && a.cache_write === b.cache_write && a.reasoning === b.reasoning && a.cost_usd === b.cost_usd;
+}
 
 export const USAGE_TABLES_SQL = `
   CREATE TABLE usage_records (
@@ -52,6 +57,21 @@ const UPSERT = `
     reasoning = MAX(excluded.reasoning, usage_records.reasoning),
     cost_usd = MAX(COALESCE(excluded.cost_usd, usage_records.cost_usd), COALESCE(usage_records.cost_usd, excluded.cost_usd))`;
 
+interface StoredRow {
+  session_id: string; rank: number; at_ms: number; model: string;
+  input: number; output: number; cache_read: number; cache_write: number; reasoning: number; cost_usd: number | null;
+}
+
+/** A stored row as what it adds to the rollup: +1 for the row written, -1 for the row it replaced. */
+function deltaOf(r: StoredRow, harness: Harness, sign: 1 | -1): UsageDelta {
+  return {
+    sessionId: r.session_id, harness, model: r.model, at: r.at_ms, count: sign,
+    tokens: { input: sign * r.input, output: sign * r.output, cacheRead: sign * r.cache_read, cacheWrite: sign * r.cache_write, reasoning: sign * r.reasoning },
+    recordedUsd: r.cost_usd === null ? 0 : sign * r.cost_usd,
+    recorded: r.cost_usd === null ? 0 : sign,
+  };
+}
+
 interface RollupSqlRow {
   session_id: string; harness: string; model: string; q: number;
   input: number; output: number; cache_read: number; cache_write: number; reasoning: number;
@@ -59,16 +79,20 @@ interface RollupSqlRow {
 }
 
 export interface SqliteUsage extends UsageRepository {
-  /** Writes records; call inside the index's write transaction. */
-  write(records: readonly UsageRecord[]): void;
-  /** Tells listeners which harnesses got records (after the transaction committed). */
-  notify(harnesses: Iterable<Harness>): void;
+  /**
+   * Writes records; call inside the index's write transaction. Returns what changed in the stored
+   * rows (each replaced row taken out, its merged successor put in), for listeners' rollups.
+   */
+  write(records: readonly UsageRecord[]): UsageDelta[];
+  /** Tells listeners what changed (after the transaction committed). */
+  notify(deltas: UsageDelta[]): void;
 }
 
 export function createSqliteUsageRepository(db: Database.Database, clock: () => number): SqliteUsage {
   const upsert = db.prepare(UPSERT);
+  const one = db.prepare<[string, string], StoredRow>('SELECT session_id, rank, at_ms, model, input, output, cache_read, cache_write, reasoning, cost_usd FROM usage_records WHERE harness = ? AND key = ?');
   const claim = db.prepare('INSERT OR IGNORE INTO usage_alerts(kind, period, at) VALUES (?, ?, ?)');
-  const listeners = new Set<(harnesses: Harness[]) => void>();
+  const listeners = new Set<(change: UsageChange) => void>();
   const rollupSql = (where: string) => db.prepare<unknown[], RollupSqlRow>(`
     SELECT session_id, harness, model, at_ms / 900000 AS q,
       SUM(input) AS input, SUM(output) AS output, SUM(cache_read) AS cache_read, SUM(cache_write) AS cache_write,
@@ -79,17 +103,25 @@ export function createSqliteUsageRepository(db: Database.Database, clock: () => 
   const ofHarness = rollupSql(' AND harness = ?');
   return {
     write(records) {
+      const deltas: UsageDelta[] = [];
       for (const r of records) {
         const t = r.tokens;
+        const before = one.get(r.harness, r.key);
         upsert.run(r.harness, r.key, r.sessionId, r.rank, Math.round(r.at), r.model, t.input, t.output, t.cacheRead, t.cacheWrite, t.reasoning, r.costUsd);
+        const after = one.get(r.harness, r.key);
+        if (!after) continue;
+        if (before && sameRow(before, after)) continue; // a repeat that changed nothing
+        if (before) deltas.push(deltaOf(before, r.harness, -1));
+        deltas.push(deltaOf(after, r.harness, 1));
       }
+      return deltas;
     },
-    notify(harnesses) {
-      const list = [...new Set(harnesses)];
-      if (list.length === 0) return;
+    notify(deltas) {
+      if (deltas.length === 0) return;
+      const change: UsageChange = { harnesses: [...new Set(deltas.map((d) => d.harness))], deltas };
       for (const l of listeners) {
         try {
-          l(list);
+          l(change);
         } catch {
           // A listener's failure is its own; the write already happened.
         }

@@ -18,8 +18,17 @@ export function createAcc(): FiguresAcc {
   return { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, pricedUsd: 0, unpricedTokens: 0, unpricedModels: new Set(), sessions: new Set(), messages: 0 };
 }
 
+// Rollup rows are replaced, never edited (live-rollup.ts): a row's cost can be kept with it.
+const costs = new WeakMap<UsageRollupRow, number | null>();
+
 /** USD of one rollup row, or null when its model has no price and its harness recorded none. */
 export function rowCost(r: UsageRollupRow): number | null {
+  let c = costs.get(r);
+  if (c === undefined) costs.set(r, (c = costOf(r)));
+  return c;
+}
+
+function costOf(r: UsageRollupRow): number | null {
   if (r.recorded === r.count) return r.recordedUsd;
   // Some records carry no recorded cost: the table prices the row's tokens. (Rows mix the two only
   // when a harness records cost for some messages of a model and not others, which none does today.)

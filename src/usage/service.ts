@@ -4,6 +4,7 @@
  */
 import { buildReport } from './report.ts';
 import type { SessionFacts, UsageQuery, UsageReport, UsageRepository } from './types.ts';
+import { createLiveRollup } from './live-rollup.ts';
 import { createZone, nextDay } from './zone.ts';
 
 export interface UsageServiceOptions {
@@ -14,15 +15,20 @@ export interface UsageServiceOptions {
 
 export interface UsageService {
   report(query: UsageQuery): Promise<UsageReport>;
+  /** Stops following the store's writes. */
+  close(): void;
 }
 
 export function createUsageService(opts: UsageServiceOptions): UsageService {
+  const live = createLiveRollup(opts.repo);
+  const unsubscribe = opts.repo.onRecorded((change) => live.apply(change));
   return {
+    close: unsubscribe,
     async report(query) {
       const zone = createZone(query.tz);
       const fromMs = query.since !== undefined ? zone.startOfDay(query.since) : undefined;
       const toMs = query.until !== undefined ? zone.startOfDay(nextDay(query.until)) : undefined;
-      const rows = await opts.repo.rollup({ fromMs, toMs, harness: query.harness });
+      const rows = await live.rows({ fromMs, toMs, harness: query.harness });
       return buildReport({ query, zone, rows, session: opts.session });
     },
   };

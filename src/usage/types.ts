@@ -36,13 +36,31 @@ export interface UsageRange {
   harness?: Harness;
 }
 
-/** One budget alert already sent: `daily` with `2026-12-01`, `monthly` with `2026-12`. */
+/** What one stored record adds to (count 1) or takes from (count -1, a replaced version) the rollup. */
+export interface UsageDelta {
+  sessionId: string;
+  harness: Harness;
+  model: string;
+  /** Epoch ms. */
+  at: number;
+  tokens: UsageTokens;
+  recordedUsd: number;
+  recorded: number;
+  count: number;
+}
+
+export interface UsageChange {
+  harnesses: Harness[];
+  deltas: UsageDelta[];
+}
+
 export interface UsageRepository {
+  /** The stored records rolled up (the whole store is read once, then kept current from onRecorded). */
   rollup(range: UsageRange): Promise<UsageRollupRow[]>;
-  /** Marks the alert sent; false when it already was (so each crossing notifies once, across restarts). */
+  /** Marks a budget alert sent (`daily` with `2026-12-01`, `monthly` with `2026-12`); false when it already was, so each crossing notifies once, across restarts. */
   claimAlert(kind: 'daily' | 'monthly', period: string): Promise<boolean>;
-  /** Called after records were written (in the store's write batch). Returns an unsubscribe. */
-  onRecorded(listener: (harnesses: Harness[]) => void): () => void;
+  /** Called after records were written and committed, with what changed. Returns an unsubscribe. */
+  onRecorded(listener: (change: UsageChange) => void): () => void;
 }
 
 export interface UsageQuery {

@@ -63,8 +63,9 @@ interface StoredRow {
 }
 
 /** A stored row as what it adds to the rollup: +1 for the row written, -1 for the row it replaced. */
-function deltaOf(r: StoredRow, harness: Harness, sign: 1 | -1): UsageDelta {
+function deltaOf(r: StoredRow, harness: Harness, key: string, sign: 1 | -1): UsageDelta {
   return {
+    record: `${harness}\u0000${key}`,
     sessionId: r.session_id, harness, model: r.model, at: r.at_ms, count: sign,
     tokens: { input: sign * r.input, output: sign * r.output, cacheRead: sign * r.cache_read, cacheWrite: sign * r.cache_write, reasoning: sign * r.reasoning },
     recordedUsd: r.cost_usd === null ? 0 : sign * r.cost_usd,
@@ -100,6 +101,9 @@ export function createSqliteUsageRepository(db: Database.Database, clock: () => 
     FROM usage_records WHERE at_ms >= ? AND at_ms < ?${where}
     GROUP BY session_id, harness, model, q`);
   const all = rollupSql('');
+  const pageSql = db.prepare<[string, string, number], StoredRow & { harness: string; key: string }>(`
+    SELECT harness, key, session_id, rank, at_ms, model, input, output, cache_read, cache_write, reasoning, cost_usd
+    FROM usage_records WHERE (harness, key) > (?, ?) ORDER BY harness, key LIMIT ?`);
   const ofHarness = rollupSql(' AND harness = ?');
   return {
     write(records) {
@@ -111,8 +115,8 @@ export function createSqliteUsageRepository(db: Database.Database, clock: () => 
         const after = one.get(r.harness, r.key);
         if (!after) continue;
         if (before && sameRow(before, after)) continue; // a repeat that changed nothing
-        if (before) deltas.push(deltaOf(before, r.harness, -1));
-        deltas.push(deltaOf(after, r.harness, 1));
+        if (before) deltas.push(deltaOf(before, r.harness, r.key, -1));
+        deltas.push(deltaOf(after, r.harness, r.key, 1));
       }
       return deltas;
     },
@@ -141,6 +145,16 @@ export function createSqliteUsageRepository(db: Database.Database, clock: () => 
         recorded: r.recorded,
         count: r.n,
       }));
+    },
+    async page(cursor, limit) {
+      // The cursor is `<harness>\0<key>` of the last record handed out; '' sorts before every harness.
+      const [h, k] = cursor === null ? ['', ''] : (cursor.split('\u0000', 2) as [string, string]);
+      const rows = pageSql.all(h, k ?? '', limit);
+      const last = rows.at(-1);
+      return {
+        records: rows.map((r) => deltaOf(r, r.harness as Harness, r.key, 1)),
+        next: rows.length < limit || !last ? null : `${last.harness}\u0000${last.key}`,
+      };
     },
     async claimAlert(kind, period) {
       return claim.run(kind, period, new Date(clock()).toISOString()).changes > 0;

@@ -26,4 +26,26 @@ describe('the rollup kept in memory', () => {
     fresh.close();
     store.close();
   });
+
+  it('writes committed while the first read goes page by page count once, whether the read had passed them or not', async () => {
+    const keys = Array.from({ length: 12 }, (_, i) => `k${String(i).padStart(2, '0')}`);
+    const store = await storeWith(keys.map((key, i) => record({ iso: `2026-12-01T${String(i).padStart(2, '0')}:00:00Z`, key, sessionId: `s${i % 3}`, input: 100 })));
+    const kept = createUsageService({ repo: store.usage, session: () => undefined, pageSize: 3 });
+    const q = { by: 'session' as const, tz: 'UTC' };
+    const first = kept.report(q);
+    // While the pages are read: one record already read grows, one not read yet grows, a new one arrives.
+    store.transcriptIndex.put({ path: '/t/y.jsonl', harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: {}, usage: [
+      record({ iso: '2026-12-01T00:00:00Z', key: 'k00', sessionId: 's0', input: 150 }),
+      record({ iso: '2026-12-01T11:00:00Z', key: 'k11', sessionId: 's2', input: 170 }),
+      record({ iso: '2026-12-02T09:00:00Z', key: 'k99', sessionId: 's1', input: 5 }),
+    ] });
+    await first;
+    await tick();
+    const fresh = createUsageService({ repo: store.usage, session: () => undefined });
+    assert.deepEqual(await kept.report(q), await fresh.report(q));
+    assert.equal((await kept.report(q)).totals.tokens.input, 1200 + 50 + 70 + 5);
+    kept.close();
+    fresh.close();
+    store.close();
+  });
 });

@@ -11,6 +11,8 @@ export interface UsageServiceOptions {
   repo: UsageRepository;
   /** What the hub knows of a session (repo, branch, title); undefined for one it does not list. */
   session(id: string): SessionFacts | undefined;
+  /** Records per page of the first read of the store. Default: 5000. */
+  pageSize?: number;
 }
 
 export interface UsageService {
@@ -20,7 +22,7 @@ export interface UsageService {
 }
 
 export function createUsageService(opts: UsageServiceOptions): UsageService {
-  const live = createLiveRollup(opts.repo);
+  const live = createLiveRollup(opts.repo, opts.pageSize);
   const unsubscribe = opts.repo.onRecorded((change) => live.apply(change));
   return {
     close: unsubscribe,

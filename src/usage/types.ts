@@ -38,6 +38,8 @@ export interface UsageRange {
 
 /** What one stored record adds to (count 1) or takes from (count -1, a replaced version) the rollup. */
 export interface UsageDelta {
+  /** `<harness>\0<key>` of the stored record: where it sorts among the store's pages (UsageRepository.page). */
+  record: string;
   sessionId: string;
   harness: Harness;
   model: string;
@@ -54,9 +56,17 @@ export interface UsageChange {
   deltas: UsageDelta[];
 }
 
+/** A page of stored records as deltas (count 1 each), and where the next page starts (null: the end). */
+export interface UsagePage {
+  records: UsageDelta[];
+  next: string | null;
+}
+
 export interface UsageRepository {
-  /** The stored records rolled up (the whole store is read once, then kept current from onRecorded). */
+  /** The stored records rolled up by SQLite in one query (tests; the daemon reads pages and keeps its own rollup). */
   rollup(range: UsageRange): Promise<UsageRollupRow[]>;
+  /** The stored records in pages of `limit`, from `cursor` (null: the first), so a reader can yield between pages. */
+  page(cursor: string | null, limit: number): Promise<UsagePage>;
   /** Marks a budget alert sent (`daily` with `2026-12-01`, `monthly` with `2026-12`); false when it already was, so each crossing notifies once, across restarts. */
   claimAlert(kind: 'daily' | 'monthly', period: string): Promise<boolean>;
   /** Called after records were written and committed, with what changed. Returns an unsubscribe. */

@@ -9,6 +9,7 @@ import { STATUSES } from '../core/session.ts';
 import { HARNESSES } from '../harnesses/registry.ts';
 import { GOAL_STATUSES } from '../goals/types.ts';
 import { PAGE_KINDS, PAGE_STATUSES } from '../pager/types.ts';
+import { USAGE_GROUPS } from '../usage/types.ts';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
@@ -52,6 +53,19 @@ export const COMMANDS: ReadonlyMap<string, CommandSpec> = new Map<string, Comman
     summary: 'every session (a table on a terminal, else { ok, sessions })',
     options: { live: flag('live sessions only'), harness: str('H', HARNESS_LIST), status: str('S', oneOf(STATUSES)), cwd: str('DIR', 'sessions in this directory'), json: flag('the JSON envelope, also on a terminal') },
     load: () => import('./commands/ls.ts'),
+  }],
+  ['usage', {
+    synopsis: 'usage [--by day|week|month|session|model|harness|repo] [--since DATE] [--until DATE] [--harness H] [--tz ZONE] [--json]',
+    summary: 'tokens and cost over time (a table on a terminal, else { ok, rows, totals })',
+    options: {
+      by: str('G', `group rows by ${oneOf(USAGE_GROUPS)} (default day)`),
+      since: str('DATE', 'from this local date on (YYYY-MM-DD)'),
+      until: str('DATE', 'up to this local date, inclusive (YYYY-MM-DD)'),
+      harness: str('H', HARNESS_LIST),
+      tz: str('ZONE', "IANA time zone days are cut in (default: this terminal's)"),
+      json: flag('the JSON envelope, also on a terminal'),
+    },
+    load: () => import('./commands/usage.ts'),
   }],
   ['show', { synopsis: 'show <id>', summary: 'one session', positionals: true, load: () => import('./commands/show.ts') }],
   ['focus', { synopsis: 'focus <id> [--pid N]', summary: "bring a live session's tmux/herdr pane (or that process's) to the front", options: { pid: str('N', 'one of the session\'s processes (a session open in several at once)') }, positionals: true, load: () => import('./commands/focus.ts') }],

@@ -43,6 +43,8 @@ import { createAuditorFactory, createGoals, createHookDecider, createPagerPagePo
 import { runArgv, runCommand, resumeHeadless } from './runners.ts';
 import { auditorHarnesses, canContinueHeadless, turnEndOf } from '../harnesses/ports.ts';
 import { goalRoutes } from '../server/routes/goals.ts';
+import { usageRoutes } from '../server/routes/usage.ts';
+import { createBudgetWatch, createUsageService, localTimeZone } from '../usage/index.ts';
 
 export const DEFAULT_PORT = 6878;
 
@@ -218,6 +220,34 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     bus.on('page.answered', ({ data: p }) => {
       if (p.answer?.text) void goals.onPageAnswered(p.id, p.answer.text).catch((err: unknown) => log(`[goals] resume from page failed: ${(err as Error).message}`));
     });
+    // Spend: reports over the usage records the sources store while they index; budget alerts as a notice page.
+    const usage = createUsageService({
+      repo: store.usage,
+      session: (id) => {
+        const s = hub.get(id);
+        return s ? { repo: s.repoRoot ?? s.cwd, branch: s.branch, title: s.title } : undefined;
+      },
+    });
+    const budget = createBudgetWatch({
+      usage,
+      repo: store.usage,
+      tz: localTimeZone(),
+      settings: async () => {
+        const s = await store.settings.all();
+        return { dailyBudgetUsd: s.dailyBudgetUsd, monthlyBudgetUsd: s.monthlyBudgetUsd };
+      },
+      notify: async (message) => {
+        const caller = { attribution: { sessionId: null, harness: null, via: 'none' as const, launchId: null, cwd: null, note: 'Muster budget alert' }, fallbackKey: 'muster:budget' };
+        await pager.notify({ message, level: 'warning' }, caller).then(() => undefined, (e: unknown) => log(`[usage] budget notice failed: ${(e as Error).message}`));
+      },
+      log,
+    });
+    disposers.push(() => budget.close(), () => usage.close());
+    disposers.push(store.usage.onRecorded((change) => {
+      bus.publish('usage.recorded', { harnesses: change.harnesses });
+      budget.poke();
+    }));
+    bus.on('settings.updated', () => budget.poke());
     const sessionLookup: SessionLookup = { get: (id) => hub.get(id), live: (cwd, harness) => hub.list({ live: true, cwd, ...(harness ? { harness } : {}) }), launchSession: (id) => launches.sessionOf(id) };
     const mcp = createMcpEndpoint({ pager, version: VERSION, log, sessions: sessionLookup });
     const streams = new Set<() => void>();
@@ -244,6 +274,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         packRoutes({ characters, bus }),
         sceneRoutes({ scene, bus }),
         pageRoutes({ pager, sessions: sessionLookup }),
+        usageRoutes({ usage, hub, defaultTz: localTimeZone() }),
         goalRoutes({ goals, harnessOf: (id) => hub.get(id)?.harness, drivable: createDriveCheck({ env, session: (id) => hub.get(id), runningLaunches: () => launches.list({ running: true, limit: 1000 }) }) }),
         mcp.mount,
         eventsRoutes({

@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { GOALS_TABLE_SQL } from './goals.ts';
+import { USAGE_TABLES_SQL } from './usage.ts';
 
 export interface Migration {
   version: number;
@@ -160,6 +161,16 @@ export const MIGRATIONS: Migration[] = [
     name: 'goals: one per session, with limits, usage, strikes and the last audit',
     up(db) {
       db.exec(GOALS_TABLE_SQL);
+    },
+  },
+  {
+    version: 7,
+    name: 'usage records: one per API message or turn (tokens, model, time, session), and budget alerts sent',
+    up(db) {
+      db.exec(USAGE_TABLES_SQL);
+      // Summaries indexed before this version hold no records: re-read every transcript once so the
+      // history is there from the first report (offsets restart at 0; the summaries are rebuilt alike).
+      db.exec('DELETE FROM transcript_index');
     },
   },
 ];

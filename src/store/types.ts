@@ -10,6 +10,7 @@ import type { LaunchesRepository } from '../launch/types.ts';
 import type { BoardRepository } from '../board/ports.ts';
 import type { ActionsRepository } from './actions.ts';
 import type { PagesRepository } from '../pager/types.ts';
+import type { UsageRepository } from '../usage/types.ts';
 
 export interface SettingsRepository {
   /** Every known setting, stored values over defaults. */
@@ -23,6 +24,8 @@ export interface Store {
   readonly schemaVersion: number;
   settings: SettingsRepository;
   transcriptIndex: TranscriptIndex;
+  /** Usage records (written through the transcript index) and budget alerts sent (migration 7). */
+  usage: UsageRepository;
   /** Operator pages (questions and notices from agents). */
   pages: PagesRepository;
   /** The action log (focus, resume, end: who, what, outcome). */

@@ -10,6 +10,7 @@ import { pageDetail, renderPageList } from './render-pages.ts';
 import { renderSessionList, sessionDetail, sessionItems } from './render-sessions.ts';
 import { pendingCount } from './keys.ts';
 import type { TuiState } from './types.ts';
+import { spendText } from './spend.ts';
 
 export interface FrameOptions {
   columns: number;
@@ -64,7 +65,10 @@ function statusLine(state: TuiState, columns: number, now: number, style: Style)
   const hints = state.view === 'sessions'
     ? '?:keys  Tab:pages  Enter/f:focus  r:resume  x:end  s/p/u/c:goal  /:search  t/h:filter  q:quit'
     : '?:keys  Tab:sessions  a:answer  1-9:choice  d:dismiss  /:search  q:quit';
-  return textLine(hints, columns, style, 'dim');
+  if (!state.spend) return textLine(hints, columns, style, 'dim');
+  // Today's spend keeps its place at the right; the hints give way first on a narrow terminal.
+  const spend = spendText(state.spend);
+  return composeLine([{ text: hints, tones: ['dim'] }, { text: `  ${spend}`, width: Math.min(columns, spend.length + 2) }], columns, style);
 }
 
 function help(columns: number, height: number, style: Style): string[] {

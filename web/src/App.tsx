@@ -1,7 +1,7 @@
 /**
- * The board: a top bar (connection, who needs you, inbox, views), the list or the canvas, and the
- * session panel. The canvas (Excalidraw) is a separate chunk loaded only when opened, so the list
- * view stays light.
+ * The board: a top bar (connection, who needs you, today's spend, inbox, views), the list, the canvas
+ * or the Spend view, and the session panel. The canvas (Excalidraw) and the Spend view are separate
+ * chunks loaded only when opened, so the list view stays light.
  */
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import { CharactersDialog } from './characters-dialog.tsx';
@@ -10,11 +10,16 @@ import { ListView } from './list-view.tsx';
 import { SessionPanel } from './session-panel.tsx';
 import { useBoard } from './use-board.ts';
 import { useTheme } from './theme.ts';
+import { TodaySpend } from './today-spend.tsx';
 import type { Page, Session } from './types.ts';
 
 const CanvasView = lazy(() => import('./canvas/canvas-view.tsx'));
-type View = 'list' | 'canvas';
-const viewFromHash = (): View => (location.hash === '#canvas' ? 'canvas' : 'list');
+const SpendView = lazy(() => import('./spend/spend-view.tsx'));
+type View = 'list' | 'canvas' | 'spend';
+const viewFromHash = (): View => (location.hash === '#canvas' ? 'canvas' : location.hash === '#spend' ? 'spend' : 'list');
+
+/** The list narrowed to the sessions of one Spend bar. */
+interface Scope { label: string; ids: Set<string> }
 
 export function App() {
   const data = useBoard();
@@ -23,6 +28,7 @@ export function App() {
   /** The open session's id. */
   const [selected, setSelected] = useState<string | null>(null);
   const [showCharacters, setShowCharacters] = useState(false);
+  const [scope, setScope] = useState<Scope | null>(null);
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 15_000);
@@ -37,6 +43,7 @@ export function App() {
   }, []);
 
   const sessions = useMemo(() => [...data.sessions.values()], [data.sessions]);
+  const listed = useMemo(() => (scope ? sessions.filter((s) => scope.ids.has(s.id)) : sessions), [sessions, scope]);
   const pagesBySession = useMemo(() => {
     const m = new Map<string, Page[]>();
     for (const p of data.pages) if (p.sessionId) m.set(p.sessionId, [...(m.get(p.sessionId) ?? []), p]);
@@ -55,9 +62,14 @@ export function App() {
   const { refreshPages } = data;
   const pagesChanged = useCallback(() => void refreshPages(), [refreshPages]);
   const go = (v: View) => {
-    location.hash = v === 'canvas' ? 'canvas' : '';
+    location.hash = v === 'list' ? '' : v;
     setView(v);
   };
+  const pickSpend = useCallback((pick: Scope) => {
+    setScope(pick);
+    location.hash = '';
+    setView('list');
+  }, []);
   const current = selected ? data.sessions.get(selected) : undefined;
 
   return (
@@ -70,9 +82,11 @@ export function App() {
         <span className="tally" data-testid="tally">
           <b className={counts.waiting > 0 ? 'need' : ''}>{counts.waiting} waiting</b> · {counts.working} working · {counts.live} live · {sessions.length} total
         </span>
+        <TodaySpend tick={data.usageTick} onOpen={() => go('spend')} />
         <nav className="views" aria-label="views">
           <button type="button" className={view === 'list' ? 'on' : ''} onClick={() => go('list')} data-testid="view-list">List</button>
           <button type="button" className={view === 'canvas' ? 'on' : ''} onClick={() => go('canvas')} data-testid="view-canvas">Canvas</button>
+          <button type="button" className={view === 'spend' ? 'on' : ''} onClick={() => go('spend')} data-testid="view-spend">Spend</button>
         </nav>
         <Inbox pages={data.pages} available={data.pagesAvailable} sessionsById={data.sessions} onChanged={pagesChanged} />
         <button type="button" className="quiet" onClick={() => setShowCharacters(true)} data-testid="open-characters">Characters</button>
@@ -81,7 +95,12 @@ export function App() {
       {data.error && <p className="error banner" role="alert">{data.error}</p>}
       <main>
         {view === 'list' ? (
-          <ListView sessions={sessions} board={data.characters} now={now} selectedId={selected} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged} />
+          <ListView sessions={listed} board={data.characters} now={now} selectedId={selected} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged}
+            scope={scope ? { label: scope.label, onClear: () => setScope(null) } : undefined} />
+        ) : view === 'spend' ? (
+          <Suspense fallback={<p className="muted loading">Loading the Spend view…</p>}>
+            <SpendView tick={data.usageTick} sessions={data.sessions} onPick={pickSpend} onOpen={open} />
+          </Suspense>
         ) : (
           <Suspense fallback={<p className="muted loading">Loading the canvas…</p>}>
             <CanvasView sessions={sessions} board={data.characters} theme={theme.effective} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged} />

@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import { GOALS_TABLE_SQL } from './goals.ts';
+import { WORKTREES_TABLE_SQL } from './worktrees.ts';
 
 export interface Migration {
   version: number;
@@ -160,6 +161,13 @@ export const MIGRATIONS: Migration[] = [
     name: 'goals: one per session, with limits, usage, strikes and the last audit',
     up(db) {
       db.exec(GOALS_TABLE_SQL);
+    },
+  },
+  {
+    version: 7,
+    name: 'worktrees Muster created for new sessions (path, repository, branch); never removed by Muster',
+    up(db) {
+      db.exec(WORKTREES_TABLE_SQL);
     },
   },
 ];

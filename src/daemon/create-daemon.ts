@@ -43,6 +43,7 @@ import { createAuditorFactory, createGoals, createHookDecider, createPagerPagePo
 import { runArgv, runCommand, resumeHeadless } from './runners.ts';
 import { auditorHarnesses, canContinueHeadless, turnEndOf } from '../harnesses/ports.ts';
 import { goalRoutes } from '../server/routes/goals.ts';
+import { createNewSessions, lateBound } from './new-sessions.ts';
 
 export const DEFAULT_PORT = 6878;
 
@@ -118,7 +119,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       rescanSeconds = Number(e.data.rescanSeconds ?? rescanSeconds);
     });
 
-    const launches = createLaunchService({ repo: store.launches, overlay, bus });
+    // `muster new` learns its launches' session ids here; its launcher is made once the goals exist.
+    const binding = lateBound();
+    const launches = createLaunchService({ repo: store.launches, overlay, bus, onBound: binding.onBound });
     const hooks = createHookService({ overlay, bus, sightings, link: (l, h, id) => launches.link(l, h, id), refresh: (h) => void hub.refresh(h), decide: (input, sessionId) => goalHookDecision.decide(input, sessionId), collect: (id, ms) => goalHookDecision.collect(id, ms) });
     const characters = createCharacterService({ repo: store.board, files: createFsPackFiles(paths.packs) });
     const scene = createSceneService({ repo: store.board });
@@ -218,6 +221,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     bus.on('page.answered', ({ data: p }) => {
       if (p.answer?.text) void goals.onPageAnswered(p.id, p.answer.text).catch((err: unknown) => log(`[goals] resume from page failed: ${(err as Error).message}`));
     });
+    const newSessions = createNewSessions({ env, musterHome: paths.home, store, hub, bus, panes, actions, goals, log });
+    binding.set(newSessions.launcher);
     const sessionLookup: SessionLookup = { get: (id) => hub.get(id), live: (cwd, harness) => hub.list({ live: true, cwd, ...(harness ? { harness } : {}) }), launchSession: (id) => launches.sessionOf(id) };
     const mcp = createMcpEndpoint({ pager, version: VERSION, log, sessions: sessionLookup });
     const streams = new Set<() => void>();
@@ -237,6 +242,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         harnessRoutes(),
         sessionRoutes({ hub, decorate: (s) => actions.decorate(s) }),
         actionRoutes({ actions, history: store.actions }),
+        newSessions.routes,
         sessionTailRoutes({ hub }),
         hookRoutes({ hooks, launches }),
         inboxRoutes({ inbox }),

@@ -3,5 +3,5 @@ export { branchName, branchNameProblem, MAX_BRANCH_LENGTH } from './branch-name.
 export { escapeBranch, worktreePath, worktreesHome } from './location.ts';
 export { createGitOperations, type GitOperations, type GitOptions } from './git.ts';
 export { parseWorktreeList, type WorktreeEntry } from './porcelain.ts';
-export { createWorktrees, type Worktrees, type WorktreesOptions, type WorktreeFs } from './service.ts';
+export { createWorktrees, sessionsUnder, type Worktrees, type WorktreesOptions, type WorktreeFs } from './service.ts';
 export type { CreatedWorktree, WorktreeRecord, WorktreeSession, WorktreesRepository, WorktreeView } from './types.ts';

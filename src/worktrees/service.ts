@@ -8,6 +8,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MusterError } from '../errors/index.ts';
+import type { Session } from '../core/session.ts';
 import { branchName } from './branch-name.ts';
 import { createGitOperations, type GitOperations } from './git.ts';
 import { worktreePath } from './location.ts';
@@ -94,4 +95,10 @@ export function createWorktrees(opts: WorktreesOptions): Worktrees {
       );
     },
   };
+}
+
+/** The sessions whose cwd is `path` or below it, as a worktree lists them. */
+export function sessionsUnder(sessions: readonly Session[], path: string): WorktreeSession[] {
+  const inside = (cwd: string | null) => cwd !== null && (cwd === path || cwd.startsWith(`${path}/`));
+  return sessions.filter((s) => inside(s.cwd)).map((s) => ({ id: s.id, harness: s.harness, title: s.title, live: s.live, status: s.status, cwd: s.cwd as string }));
 }

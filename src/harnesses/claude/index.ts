@@ -10,7 +10,7 @@ import { dirFromEnv, userHome } from '../homes.ts';
 import { claudeHeadless, claudeResumeArgv } from './commands.ts';
 import { claudeHooks } from './hooks.ts';
 import { claudeInstallTarget } from './install.ts';
-import { planClaude } from './launch.ts';
+import { claudeStartArgs, planClaude } from './launch.ts';
 
 export const claude = defineHarness({
   name: 'claude',
@@ -34,6 +34,7 @@ export const claude = defineHarness({
   },
   resumeArgv: claudeResumeArgv,
   planLaunch: planClaude,
+  startArgs: claudeStartArgs,
   hooks: claudeHooks,
   installTarget: claudeInstallTarget,
   headless: claudeHeadless,

@@ -10,7 +10,7 @@ import { dirFromEnv, userHome } from '../homes.ts';
 import { codexHeadless, codexResumeArgv } from './commands.ts';
 import { codexHooks } from './hooks.ts';
 import { codexInstallTarget } from './install.ts';
-import { planCodex } from './launch.ts';
+import { codexStartArgs, planCodex } from './launch.ts';
 
 export const codex = defineHarness({
   name: 'codex',
@@ -36,6 +36,7 @@ export const codex = defineHarness({
   },
   resumeArgv: codexResumeArgv,
   planLaunch: planCodex,
+  startArgs: codexStartArgs,
   hooks: codexHooks,
   installTarget: codexInstallTarget,
   headless: codexHeadless,

@@ -11,7 +11,7 @@ import { geminiHeadless, geminiResumeArgv } from './commands.ts';
 import { geminiHome } from './homes.ts';
 import { geminiHooks } from './hooks.ts';
 import { geminiInstallTarget } from './install.ts';
-import { planGemini } from './launch.ts';
+import { geminiStartArgs, planGemini } from './launch.ts';
 
 export const gemini = defineHarness({
   name: 'gemini',
@@ -37,6 +37,7 @@ export const gemini = defineHarness({
   },
   resumeArgv: geminiResumeArgv,
   planLaunch: planGemini,
+  startArgs: geminiStartArgs,
   hooks: geminiHooks,
   installTarget: geminiInstallTarget,
   headless: geminiHeadless,

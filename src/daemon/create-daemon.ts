@@ -43,7 +43,7 @@ import { createAuditorFactory, createGoals, createHookDecider, createPagerPagePo
 import { runArgv, runCommand, resumeHeadless } from './runners.ts';
 import { auditorHarnesses, canContinueHeadless, turnEndOf } from '../harnesses/ports.ts';
 import { goalRoutes } from '../server/routes/goals.ts';
-import { createNewSessions, lateBound } from './new-sessions.ts';
+import { createNewSessions, installedOn, lateBound } from './new-sessions.ts';
 
 export const DEFAULT_PORT = 6878;
 
@@ -239,7 +239,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       getPort: () => port,
       routes: [
         coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), mcpMounted: true }),
-        harnessRoutes(),
+        harnessRoutes({ installed: installedOn(env) }),
         sessionRoutes({ hub, decorate: (s) => actions.decorate(s) }),
         actionRoutes({ actions, history: store.actions }),
         newSessions.routes,

@@ -9,6 +9,9 @@ import type { Goals } from '../goals/index.ts';
 import type { Actions, Hub, PaneOps } from '../hub/index.ts';
 import { createLauncher, type Launcher } from '../launcher/index.ts';
 import { musterCliArgv } from '../launch/hook-argv.ts';
+import { whichBin } from '../launch/installed.ts';
+import { adapterFor } from '../harnesses/registry.ts';
+import type { Harness } from '../core/session.ts';
 import type { LaunchRecord } from '../launch/types.ts';
 import { launcherRoutes } from '../server/routes/launcher.ts';
 import type { RouteModule } from '../server/env.ts';
@@ -33,6 +36,9 @@ export interface NewSessions {
   worktrees: Worktrees;
   routes: RouteModule;
 }
+
+/** Whether a harness's command is on PATH in `env` (the daemon's: where `muster new` runs it). */
+export const installedOn = (env: NodeJS.ProcessEnv) => (h: Harness): boolean => whichBin(adapterFor(h).bin, env) !== null;
 
 /** The launch service's onBound, before the launcher exists (it is made after the goals it needs). */
 export function lateBound(): { onBound(r: LaunchRecord): Promise<void>; set(l: Launcher): void } {

@@ -63,7 +63,8 @@ export interface Launcher {
   ended(launch: LaunchRecord): void;
 }
 
-const MAX_WAIT_S = 60;
+/** Longest wait for a session id, s: an HTTP client (the CLI: 30 s) must not give up first. */
+const MAX_WAIT_S = 20;
 
 export function createLauncher(opts: LauncherOptions): Launcher {
   const ops: LauncherOperations = {
@@ -117,29 +118,32 @@ export function createLauncher(opts: LauncherOptions): Launcher {
       const start = c.startArgs({ prompt: c.prompt, newId: ops.newId() });
       const file = ops.writeStart(opts.musterHome, { version: 1, launchId, harness: req.harness, cwd, args: start.args, env: startEnv(opts.env, opts.musterHome) });
       let goal: Goal | null = null;
+      let opened: Awaited<ReturnType<typeof c.opener.open>>;
       try {
         if (c.goal && start.sessionId) goal = await setGoal(req.harness, start.sessionId)(c.goal);
         else if (!start.sessionId) pending.add(launchId, req.harness, c.goal, clock());
         const argv = ['env', `${START_FILE_ENV}=${file}`, ...opts.cliArgv, req.harness, ...(c.name ? ['--name', c.name] : [])];
         const label = paneLabel(c.name ?? '', worktree ? `${req.harness} ${worktree.record.branch}` : `${req.harness} new`);
-        const opened = await c.opener.open({ cwd, argv, label }).catch((e: unknown) => {
+        opened = await c.opener.open({ cwd, argv, label }).catch((e: unknown) => {
           throw new MusterError('pane_failed', `${c.opener.kind} could not open a pane: ${(e as Error).message}`, { cause: e });
         });
-        const focus = req.focus && opts.panes ? await focusPane(opts.panes, opened.pane) : null;
-        const waitMs = Math.min(Math.max(req.waitSeconds ?? 0, 0), MAX_WAIT_S) * 1000;
-        const sessionId = start.sessionId ?? (await pending.wait(launchId, waitMs));
-        // Set meanwhile by bound(), when the session's first hook event came while we waited.
-        if (sessionId && c.goal && !goal) goal = (await opts.goals.forSession(sessionId)) ?? null;
-        return {
-          outcome: 'started', launchId, harness: req.harness, sessionId, session: sessionId ? (opts.session(sessionId) ?? null) : null, name: c.name, cwd,
-          pane: opened.pane, manager: c.opener.kind, worktree: worktree?.record ?? null, goal, goalPending: c.goal !== null && sessionId === null, focus,
-        };
       } catch (e) {
+        // Nothing runs: take back what was prepared for it (the worktree stays; Muster never removes one).
         ops.removeStart(file);
         pending.drop(launchId);
         if (goal && start.sessionId) await opts.goals.clear(start.sessionId).catch(() => null);
         throw e;
       }
+      // The pane runs: from here on nothing is taken back.
+      const focus = req.focus && opts.panes ? await focusPane(opts.panes, opened.pane) : null;
+      const waitMs = Math.min(Math.max(req.waitSeconds ?? 0, 0), MAX_WAIT_S) * 1000;
+      const sessionId = start.sessionId ?? (await pending.wait(launchId, waitMs));
+      // Set meanwhile by bound(), when the session's first hook event came while we waited.
+      if (sessionId && c.goal && !goal) goal = (await opts.goals.forSession(sessionId).catch(() => undefined)) ?? null;
+      return {
+        outcome: 'started', launchId, harness: req.harness, sessionId, session: sessionId ? (opts.session(sessionId) ?? null) : null, name: c.name, cwd,
+        pane: opened.pane, manager: c.opener.kind, worktree: worktree?.record ?? null, goal, goalPending: c.goal !== null && sessionId === null, focus,
+      };
     },
     async bound(launch) {
       if (!launch.sessionId) return;

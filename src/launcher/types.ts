@@ -29,7 +29,7 @@ export interface NewSessionRequest {
   goal?: NewGoal;
   /** Bring the new pane to the front of the attached terminal. */
   focus?: boolean;
-  /** Seconds to wait for the session id when the harness does not take one up front (0–60). Default: 0. */
+  /** Seconds to wait for the session id when the harness does not take one up front (0–20). Default: 0. */
   waitSeconds?: number;
 }
 

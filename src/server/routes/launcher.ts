@@ -36,7 +36,7 @@ function goalIn(v: unknown): NewGoal | undefined {
 function requestOf(b: Record<string, unknown>): NewSessionRequest {
   if (typeof b.cwd !== 'string') throw new MusterError('invalid_body', 'send { "harness": "…", "cwd": "<absolute directory>", … }');
   const wait = optInteger(b.waitSeconds, 'waitSeconds');
-  if (wait !== undefined && wait > 60) throw new MusterError('invalid_body', 'waitSeconds must be from 0 to 60');
+  if (wait !== undefined && wait > 20) throw new MusterError('invalid_body', 'waitSeconds must be from 0 to 20');
   return {
     harness: harnessIn(b.harness),
     cwd: b.cwd,

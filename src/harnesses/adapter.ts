@@ -228,6 +228,12 @@ export interface HarnessAdapter<N extends string = string> {
    */
   readonly mcpToolMeta?: { key: string; via: 'codex-thread' };
   homes(env: NodeJS.ProcessEnv): HarnessHomes;
+  /**
+   * Variables the harness sets in the processes it starts (hooks, its tools' shells) that name its own
+   * process or session. A daemon started from inside such a process inherits them; `muster new` never
+   * carries them into another launch (a nested-session marker would stop a new one). Default: none.
+   */
+  readonly processEnv?: readonly string[];
   /** The exact session id format; anything else never reaches a source, the store or a command. */
   isValidId(id: string): boolean;
   /**

@@ -8,9 +8,9 @@ import { startEnv, startFromEnv, takeStartSpec, writeStartSpec, type StartSpec }
 const LAUNCH = 'lch_0000000000010123456789';
 const spec = (over: Partial<StartSpec> = {}): StartSpec => ({ version: 1, launchId: LAUNCH, harness: 'pi', cwd: '/w', args: ['hi there'], env: { PATH: '/bin', KEY: 'secret' }, ...over });
 
-test('startEnv: the daemon environment without terminal, pane and launch variables; MUSTER_HOME fixed', () => {
-  const env = startEnv({ PATH: '/bin', TERM: 'xterm', TMUX: 's,1,0', TMUX_PANE: '%1', HERDR_PANE_ID: 'p', KITTY_WINDOW_ID: '3', PWD: '/x', SHLVL: '2', MUSTER_LAUNCH_ID: 'lch_x', MUSTER_READY_FD: '3', MUSTER_DEBUG: '1', MUSTER_HOME: '/other', ANTHROPIC_API_KEY: 'k', U: undefined }, '/home/m');
-  assert.deepEqual(env, { PATH: '/bin', MUSTER_DEBUG: '1', MUSTER_HOME: '/home/m', ANTHROPIC_API_KEY: 'k' });
+test('startEnv: the daemon environment without terminal, pane, launch and harness-process variables; MUSTER_HOME fixed', () => {
+  const env = startEnv({ CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: 'x', GEMINI_CLI_NO_RELAUNCH: 'true', CODEX_THREAD_ID: 't', CODEX_HOME: '/c', OPENCODE_PID: '9', PATH: '/bin', TERM: 'xterm', TMUX: 's,1,0', TMUX_PANE: '%1', HERDR_PANE_ID: 'p', KITTY_WINDOW_ID: '3', PWD: '/x', SHLVL: '2', MUSTER_LAUNCH_ID: 'lch_x', MUSTER_READY_FD: '3', MUSTER_DEBUG: '1', MUSTER_HOME: '/other', ANTHROPIC_API_KEY: 'k', U: undefined }, '/home/m');
+  assert.deepEqual(env, { CODEX_HOME: '/c', PATH: '/bin', MUSTER_DEBUG: '1', MUSTER_HOME: '/home/m', ANTHROPIC_API_KEY: 'k' });
 });
 
 test('the wrapper takes the start file once: read, deleted, its environment laid over the pane\'s', () => {

@@ -10,7 +10,7 @@
 import { chmodSync, closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MusterError } from '../errors/index.ts';
-import { isHarness } from '../harnesses/registry.ts';
+import { ADAPTERS, isHarness } from '../harnesses/registry.ts';
 import type { Harness } from '../core/session.ts';
 import { isLaunchId } from './launch-id.ts';
 
@@ -34,11 +34,17 @@ const TERMINAL_VARS = /^(TERM|TERM_PROGRAM|TERM_PROGRAM_VERSION|TERM_SESSION_ID|
 /** Muster's own variables that mean something beyond one process; every other MUSTER_* (a launch's identity, a pipe's fd) stays behind. */
 const MUSTER_KEPT = new Set(['MUSTER_DEBUG', 'MUSTER_TMUX_SOCKET', 'MUSTER_HOOK_TIMEOUT_MS', 'MUSTER_BUILD_ID', 'MUSTER_AUDITOR_BASE_URL', 'MUSTER_AUDITOR_API_KEY']);
 
-/** The environment a launch carries: the daemon's, minus the above, with MUSTER_HOME fixed to the daemon's home. */
+/** What each harness sets in the processes it starts (a daemon started from an agent's shell has them). */
+const HARNESS_PROCESS_VARS = new Set(ADAPTERS.flatMap((a) => a.processEnv ?? []));
+
+/**
+ * The environment a launch carries: the daemon's, minus the above and the harnesses' own process
+ * markers, with MUSTER_HOME fixed to the daemon's home.
+ */
 export function startEnv(env: NodeJS.ProcessEnv, musterHome: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) {
-    if (v === undefined || TERMINAL_VARS.test(k)) continue;
+    if (v === undefined || TERMINAL_VARS.test(k) || HARNESS_PROCESS_VARS.has(k)) continue;
     if (k.startsWith('MUSTER_') && !MUSTER_KEPT.has(k)) continue;
     out[k] = v;
   }

@@ -36,6 +36,8 @@ export const codex = defineHarness({
   },
   resumeArgv: codexResumeArgv,
   planLaunch: planCodex,
+  // Every command Codex 0.171.0 runs gets these (observed).
+  processEnv: ['CODEX_THREAD_ID', 'CODEX_SESSION_ID', 'CODEX_TOOL_CALL_ID', 'CODEX_CI'],
   startArgs: codexStartArgs,
   hooks: codexHooks,
   installTarget: codexInstallTarget,

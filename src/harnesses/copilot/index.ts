@@ -39,6 +39,8 @@ export const copilot = defineHarness({
   },
   resumeArgv: copilotResumeArgv,
   planLaunch: planCopilot,
+  // Copilot 1.0.102's hook environment names its loader (observed).
+  processEnv: ['COPILOT_LOADER_PID'],
   startArgs: copilotStartArgs,
   hooks: copilotHooks,
   installTarget: copilotInstallTarget,

@@ -37,6 +37,8 @@ export const gemini = defineHarness({
   },
   resumeArgv: geminiResumeArgv,
   planLaunch: planGemini,
+  // Gemini CLI's worker and everything it starts carry this; inherited, a new gemini would not relaunch itself.
+  processEnv: ['GEMINI_CLI_NO_RELAUNCH'],
   startArgs: geminiStartArgs,
   hooks: geminiHooks,
   installTarget: geminiInstallTarget,

@@ -36,6 +36,8 @@ export const opencode = defineHarness({
   },
   resumeArgv: opencodeResumeArgv,
   planLaunch: planOpencode,
+  // OpenCode 1.18.33's bash tool environment (observed).
+  processEnv: ['OPENCODE', 'OPENCODE_PID', 'AGENT'],
   startArgs: opencodeStartArgs,
   hooks: opencodeHooks,
   installTarget: opencodeInstallTarget,

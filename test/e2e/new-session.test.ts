@@ -148,6 +148,13 @@ describe('muster new (real daemon, real tmux, real git, stand-in harnesses)', ()
     }
   });
 
+  it('usage: a harness is required and known; goal limits go with --goal; --wait is 0-20 (exit 2)', async () => {
+    for (const args of [['new'], ['new', 'nope'], ['new', 'pi', 'extra'], ['new', 'pi', '--budget', '5'], ['new', 'pi', '--wait', '21'], ['new', 'pi', '--no-such-flag']]) {
+      const r = await runCli(args, env);
+      assert.deepEqual([r.code, r.json.error?.code], [2, 'usage'], args.join(' '));
+    }
+  });
+
   it('the same token and Origin rules as every action: no token → 401, a foreign Origin → 403', async () => {
     const bare = await fetch(`${api.base}/api/sessions/new`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ harness: 'pi', cwd: repo }) });
     assert.equal(bare.status, 401);

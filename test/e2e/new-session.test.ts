@@ -5,7 +5,7 @@
 // prompt text never run through a shell (it arrives verbatim or is refused with 413).
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { envFor, runCli, splitBoardUrl, startServe, tempHome, until, waitExit } from './kit.ts';
@@ -95,6 +95,21 @@ describe('muster new (real daemon, real tmux, real git, stand-in harnesses)', ()
     const s = await started(a.launchId);
     assert.deepEqual(s.argv.slice(-4), ['--session-id', a.sessionId, '--', 'mcp']);
     assert.ok(s.argv.includes('--mcp-config') && s.argv.includes('--settings'), 'wired by the wrapper');
+  });
+
+  it('--focus: the attached terminal is switched to the new pane', async () => {
+    // The operator's terminal: a real tmux client on a pty (script(1)), showing another session.
+    const client = spawn('script', ['-qfc', `tmux -S ${socket} attach -t =work`, '/dev/null'], { stdio: 'ignore', env: { PATH: process.env.PATH, TERM: 'xterm' } });
+    try {
+      await until('a tmux client attached', async () => ((await tmux(['list-clients', '-F', '#{client_name}'])).trim() ? true : undefined), 20_000);
+      const r = await runCli(['new', 'pi', '--cwd', repo, '--focus', '--json'], env);
+      assert.equal(r.code, 0, r.stderr);
+      const a = r.json as unknown as { pane: { id: string }; focus: { outcome: string } };
+      assert.deepEqual(a.focus, { outcome: 'focused' });
+      assert.equal((await tmux(['list-clients', '-F', '#{pane_id}'])).trim(), a.pane.id);
+    } finally {
+      client.kill('SIGKILL');
+    }
   });
 
   it('a directory that is missing, a file or relative: 400 invalid_directory; nothing opened', async () => {

@@ -55,6 +55,12 @@ describe('muster new: the first prompt reaches each harness verbatim (real CLIs,
   });
 
   after(async () => {
+    // End what was started with each harness's clean signal first: Gemini CLI's loader ignores the SIGHUP
+    // tmux sends and Copilot's native CLI outlives its loader, and either would write into the temp dir late.
+    if (d) {
+      for (const s of (await d.listSessions()).filter((x) => x.live)) await d.muster(['end', s.id]).catch(() => undefined);
+      await d.waitForList((l) => !l.some((x) => x.live), 30_000, 'every started session ended').catch(() => undefined);
+    }
     await d?.close();
     await tmux?.kill();
     await model?.close();

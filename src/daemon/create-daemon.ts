@@ -45,6 +45,7 @@ import { auditorHarnesses, canContinueHeadless, turnEndOf } from '../harnesses/p
 import { goalRoutes } from '../server/routes/goals.ts';
 import { usageRoutes } from '../server/routes/usage.ts';
 import { createBudgetWatch, createUsageService, localTimeZone } from '../usage/index.ts';
+import { createNewSessions, installedOn, lateBound } from './new-sessions.ts';
 
 export const DEFAULT_PORT = 6878;
 
@@ -120,7 +121,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       rescanSeconds = Number(e.data.rescanSeconds ?? rescanSeconds);
     });
 
-    const launches = createLaunchService({ repo: store.launches, overlay, bus });
+    // `muster new` learns its launches' session ids here; its launcher is made once the goals exist.
+    const binding = lateBound();
+    const launches = createLaunchService({ repo: store.launches, overlay, bus, onBound: binding.onBound });
     const hooks = createHookService({ overlay, bus, sightings, link: (l, h, id) => launches.link(l, h, id), refresh: (h) => void hub.refresh(h), decide: (input, sessionId) => goalHookDecision.decide(input, sessionId), collect: (id, ms) => goalHookDecision.collect(id, ms) });
     const characters = createCharacterService({ repo: store.board, files: createFsPackFiles(paths.packs) });
     const scene = createSceneService({ repo: store.board });
@@ -248,6 +251,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       budget.poke();
     }));
     bus.on('settings.updated', () => budget.poke());
+    const newSessions = createNewSessions({ env, musterHome: paths.home, store, hub, bus, panes, actions, goals, log });
+    binding.set(newSessions.launcher);
     const sessionLookup: SessionLookup = { get: (id) => hub.get(id), live: (cwd, harness) => hub.list({ live: true, cwd, ...(harness ? { harness } : {}) }), launchSession: (id) => launches.sessionOf(id) };
     const mcp = createMcpEndpoint({ pager, version: VERSION, log, sessions: sessionLookup });
     const streams = new Set<() => void>();
@@ -264,9 +269,10 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       getPort: () => port,
       routes: [
         coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), mcpMounted: true }),
-        harnessRoutes(),
+        harnessRoutes({ installed: installedOn(env) }),
         sessionRoutes({ hub, decorate: (s) => actions.decorate(s) }),
         actionRoutes({ actions, history: store.actions }),
+        newSessions.routes,
         sessionTailRoutes({ hub }),
         hookRoutes({ hooks, launches }),
         inboxRoutes({ inbox }),

@@ -5,6 +5,7 @@
 import type Database from 'better-sqlite3';
 import { GOALS_TABLE_SQL } from './goals.ts';
 import { USAGE_TABLES_SQL } from './usage.ts';
+import { WORKTREES_TABLE_SQL } from './worktrees.ts';
 
 export interface Migration {
   version: number;
@@ -171,6 +172,13 @@ export const MIGRATIONS: Migration[] = [
       // Summaries indexed before this version hold no records: re-read every transcript once so the
       // history is there from the first report (offsets restart at 0; the summaries are rebuilt alike).
       db.exec('DELETE FROM transcript_index');
+    },
+  },
+  {
+    version: 8,
+    name: 'worktrees Muster created for new sessions (path, repository, branch); never removed by Muster',
+    up(db) {
+      db.exec(WORKTREES_TABLE_SQL);
     },
   },
 ];

@@ -15,6 +15,7 @@ import { createSqliteBoardRepository } from './board.ts';
 import { createSqliteActionsRepository } from './actions.ts';
 import { createSqlitePagesRepository } from './pages.ts';
 import { createSqliteLaunchesRepository } from './launches.ts';
+import { createSqliteWorktreesRepository } from './worktrees.ts';
 import { settingsFrom, validateSettingsPatch, type Settings } from './settings.ts';
 import type { Store } from './types.ts';
 import { createSqliteUsageRepository, type SqliteUsage } from './usage.ts';
@@ -73,6 +74,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     pages: createSqlitePagesRepository(db),
     launches: createSqliteLaunchesRepository(db),
     goals: createSqliteGoalsRepository(db),
+    worktrees: createSqliteWorktreesRepository(db),
     close() {
       if (closed) return;
       closed = true;

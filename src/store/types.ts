@@ -11,6 +11,7 @@ import type { BoardRepository } from '../board/ports.ts';
 import type { ActionsRepository } from './actions.ts';
 import type { PagesRepository } from '../pager/types.ts';
 import type { UsageRepository } from '../usage/types.ts';
+import type { WorktreesRepository } from '../worktrees/types.ts';
 
 export interface SettingsRepository {
   /** Every known setting, stored values over defaults. */
@@ -36,6 +37,8 @@ export interface Store {
   launches: LaunchesRepository;
   /** Goals driven by the auditor (migration 6). */
   goals: GoalsRepository;
+  /** Worktrees Muster created for new sessions (migration 7). */
+  worktrees: WorktreesRepository;
   /** Closes the database. Idempotent. */
   close(): void;
 }

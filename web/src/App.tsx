@@ -5,6 +5,7 @@
  */
 import { Suspense, lazy, useCallback, useEffect, useMemo, useState } from 'react';
 import { CharactersDialog } from './characters-dialog.tsx';
+import { NewSessionDialog, type StartedSession } from './new-session-dialog.tsx';
 import { Inbox } from './inbox.tsx';
 import { ListView } from './list-view.tsx';
 import { SessionPanel } from './session-panel.tsx';
@@ -29,6 +30,11 @@ export function App() {
   const [selected, setSelected] = useState<string | null>(null);
   const [showCharacters, setShowCharacters] = useState(false);
   const [scope, setScope] = useState<Scope | null>(null);
+  const [showNew, setShowNew] = useState(false);
+  /** What the last start did, in a sentence. */
+  const [notice, setNotice] = useState<string | null>(null);
+  /** A session started with "Focus it": its panel opens once it is listed. */
+  const [toSelect, setToSelect] = useState<string | null>(null);
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 15_000);
@@ -71,6 +77,20 @@ export function App() {
     setView('list');
   }, []);
   const current = selected ? data.sessions.get(selected) : undefined;
+  useEffect(() => {
+    if (toSelect && data.sessions.has(toSelect)) {
+      setSelected(toSelect);
+      setToSelect(null);
+    }
+  }, [toSelect, data.sessions]);
+  const started = (r: StartedSession, focus: boolean) => {
+    setShowNew(false);
+    const where = r.worktree ? `${r.cwd} (new worktree, branch ${r.worktree.branch})` : r.cwd;
+    const id = r.sessionId ? '' : ' It is listed once it reports its session.';
+    const focused = r.focus && r.focus.outcome !== 'focused' ? ` Its pane was not brought to the front: ${r.focus.message ?? r.focus.outcome}.` : '';
+    setNotice(`Started ${r.harness} in ${r.manager} pane ${r.pane.id}, in ${where}.${id}${r.goalPending ? ' Its goal is set once it does.' : ''}${focused}`);
+    if (focus && r.sessionId) setToSelect(r.sessionId);
+  };
 
   return (
     <div className={`board view-${view}${current ? ' with-panel' : ''}`}>
@@ -89,10 +109,12 @@ export function App() {
           <button type="button" className={view === 'spend' ? 'on' : ''} onClick={() => go('spend')} data-testid="view-spend">Spend</button>
         </nav>
         <Inbox pages={data.pages} available={data.pagesAvailable} sessionsById={data.sessions} onChanged={pagesChanged} />
+        <button type="button" onClick={() => setShowNew(true)} data-testid="open-new-session">New session</button>
         <button type="button" className="quiet" onClick={() => setShowCharacters(true)} data-testid="open-characters">Characters</button>
         <button type="button" className="quiet" onClick={theme.cycle} title="colour scheme" data-testid="theme">{theme.setting === 'system' ? '◐ auto' : theme.setting === 'dark' ? '☾ dark' : '☀ light'}</button>
       </header>
       {data.error && <p className="error banner" role="alert">{data.error}</p>}
+      {notice && <p className="notice banner" role="status" data-testid="notice">{notice} <button type="button" className="quiet" onClick={() => setNotice(null)} aria-label="dismiss">✕</button></p>}
       <main>
         {view === 'list' ? (
           <ListView sessions={listed} board={data.characters} now={now} selectedId={selected} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged}
@@ -111,6 +133,7 @@ export function App() {
             parent={current.forkedFrom ? data.sessions.get(current.forkedFrom) : undefined} onOpen={open} />
         )}
       </main>
+      {showNew && <NewSessionDialog sessions={sessions} from={current} onStarted={started} onClose={() => setShowNew(false)} />}
       {showCharacters && data.characters && <CharactersDialog board={data.characters} onClose={() => setShowCharacters(false)} onChanged={() => void data.refreshCharacters()} />}
     </div>
   );

@@ -54,6 +54,7 @@ export const SETTINGS = {
   webhookUrl: setting({ default: '', check: httpUrl, describe: "webhook URL for page notifications ('' = off; http or https)" }),
   webhookFormat: setting({ default: 'json', check: oneOf('json', 'ntfy'), describe: 'webhook body: json | ntfy' }),
   dailyBudgetUsd: setting({ default: 0, check: usdAmount, describe: "today's spend that sends one notification, USD (0 = none; 0..1000000)" }),
+  searchToolOutput: setting({ default: false, check: bool, describe: 'search also indexes raw tool output (true | false); applies to transcript bytes read after the change' }),
   monthlyBudgetUsd: setting({ default: 0, check: usdAmount, describe: "this month's spend that sends one notification, USD (0 = none; 0..1000000)" }),
 };
 

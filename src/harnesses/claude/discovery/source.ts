@@ -27,7 +27,11 @@ import { transcriptFilesIn, transcriptFilesOf } from './transcript-files.ts';
 import { folderCwds } from './folder-cwd.ts';
 import type { ScannedTranscript, TranscriptScanCounters } from './transcript-scan.ts';
 import { watchClaude } from './watch.ts';
-import { readClaudeTail } from './tail.ts';
+import { findTranscriptFile, readClaudeTail } from './tail.ts';
+import { pageConversation } from '../../../discovery/jsonl/index.ts';
+import { conversationOf } from './messages.ts';
+import { ignoreTranscriptLine } from './transcript.ts';
+import { CLAUDE_MAX_LINE_BYTES } from './transcript-scan.ts';
 
 export interface ClaudeSourceOptions {
   /** Claude's config dir (`$CLAUDE_CONFIG_DIR`, else `~/.claude`; resolved by the adapter). */
@@ -208,6 +212,13 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
     async tail(id, limit) {
       if (!isValidId(id)) throw new MusterError('invalid_id', `not a Claude session id: ${JSON.stringify(id)}`);
       return readClaudeTail(projectsDir, id.toLowerCase(), limit, home);
+    },
+
+    async messages(id, from, limit) {
+      if (!isValidId(id)) throw new MusterError('invalid_id', `not a Claude session id: ${JSON.stringify(id)}`);
+      const file = findTranscriptFile(projectsDir, id.toLowerCase(), home);
+      if (!file) return null;
+      return pageConversation(file, { ignore: ignoreTranscriptLine, maxLineBytes: options.maxLineBytes ?? CLAUDE_MAX_LINE_BYTES }, conversationOf, from, limit);
     },
 
     diagnostics(): SourceDiagnostics {

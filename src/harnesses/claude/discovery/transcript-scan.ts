@@ -13,6 +13,11 @@ import { listTranscriptFiles } from './transcript-files.ts';
 import { applyRecord, createTranscriptSummary, ignoreTranscriptLine, isTranscriptSummary } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
+import type { TranscriptMessage } from '../../../core/transcript-message.ts';
+import { conversationOf } from './messages.ts';
+
+/** Lines longer than this are skipped unparsed (a 50 MB tool output), counted in linesSkipped. Default of `maxLineBytes`. */
+export const CLAUDE_MAX_LINE_BYTES = 8 * 1024 * 1024;
 
 export interface ScannedTranscript {
   path: string;
@@ -85,16 +90,20 @@ export function readTranscript(
   const from = reusable ? entry.offset : 0;
   const usage: UsageRecord[] = [];
   const sink = { sessionId: id, emit: (u: UsageRecord) => void usage.push(u) };
+  const items: TranscriptMessage[] = [];
   try {
-    const r = readJsonlFrom(file, from, (rec) => applyRecord(summary, rec, sink), {
+    const r = readJsonlFrom(file, from, (rec) => {
+      applyRecord(summary, rec, sink);
+      for (const m of conversationOf(rec)) items.push(m);
+    }, {
       ignore: ignoreTranscriptLine,
-      maxLineBytes: options.maxLineBytes ?? 8 * 1024 * 1024,
+      maxLineBytes: options.maxLineBytes ?? CLAUDE_MAX_LINE_BYTES,
     });
     counters.linesParsed += r.linesParsed;
     counters.linesSkipped += r.linesSkipped;
     // Lines the filter took unparsed were recognised by their Claude-specific heads: records too.
     summary.records += r.linesIgnored;
-    options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage });
+    options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, messages: { sessionId: id, from, items } });
   } catch (e) {
     skip(counters, file, e, 'read failed');
     return undefined;

@@ -10,6 +10,9 @@ import { applyRolloutRecord, emptyRolloutSummary, isRolloutSummary, rolloutIgnor
 import type { RolloutSummary } from './rollout.ts';
 import { threadIdFromRolloutName } from './rollout.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
+import type { MessagePage, TranscriptMessage } from '../../../core/transcript-message.ts';
+import { pageConversation } from '../../../discovery/jsonl/index.ts';
+import { rolloutMessagesOf } from './rollout-messages.ts';
 
 export interface ReadCounters {
   filesScanned: number;
@@ -66,18 +69,31 @@ export function readRollout(path: string, index: TranscriptIndex, counters: Read
   const usage: UsageRecord[] = [];
   const threadId = threadIdFromRolloutName(basename(path));
   const sink = threadId ? { sessionId: threadId, emit: (u: UsageRecord) => void usage.push(u) } : undefined;
+  const items: TranscriptMessage[] = [];
   try {
-    const r = readJsonlFrom(path, from, (rec) => { applyRolloutRecord(summary, rec, sink); }, {
+    const r = readJsonlFrom(path, from, (rec) => {
+      applyRolloutRecord(summary, rec, sink);
+      for (const m of rolloutMessagesOf(rec)) items.push(m);
+    }, {
       ignore: rolloutIgnore(summary), headBytes: HEAD_BYTES, maxLineBytes: MAX_LINE_BYTES,
     });
     counters.linesParsed += r.linesParsed + r.linesIgnored;
     counters.linesSkipped += r.linesSkipped;
     // The filter takes only lines whose head is a Codex record's: records too.
     summary.records += r.linesIgnored;
-    index.put({ path, harness: 'codex', size, mtimeMs, offset: r.offset, summary, usage });
+    const messages = threadId ? { sessionId: threadId, from, items } : undefined;
+    index.put({ path, harness: 'codex', size, mtimeMs, offset: r.offset, summary, usage, ...(messages ? { messages } : {}) });
     return summary;
   } catch (e) {
     countSkip(counters, `read ${path}`, e);
     return null;
   }
+}
+
+/**
+ * A page of a rollout's conversation, read with the filter the index reads with (its skips depend on
+ * no summary state that changes which messages a line gives), so positions match the index's.
+ */
+export function pageRollout(path: string, from: number, limit: number): MessagePage {
+  return pageConversation(path, { ignore: rolloutIgnore(emptyRolloutSummary()), headBytes: HEAD_BYTES, maxLineBytes: MAX_LINE_BYTES }, rolloutMessagesOf, from, limit);
 }

@@ -222,7 +222,8 @@ export function rolloutIgnore(s: RolloutSummary): (head: string) => boolean {
         skip = closes !== null;
       }
     } else if (head.includes(',"type":"event_msg","payload":{"type":"item_completed"')) {
-      const wanted = s.firstPrompt === null && head.includes('"item":{"type":"UserMessage"');
+      // The person's prompts and the agent's replies are read (search indexes them); other items are not.
+      const wanted = head.includes('"item":{"type":"UserMessage"') || head.includes('"item":{"type":"AgentMessage"');
       skip = !wanted && /"item":\{"type":"[A-Za-z]+"/.test(head);
     }
     if (!skip) return false;

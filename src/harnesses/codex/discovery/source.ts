@@ -5,7 +5,7 @@
  * never writes into CODEX_HOME.
  */
 import { codexResumeArgv } from '../commands.ts';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Disposer, EndOutcome, SessionSource, SourceChange, SourceDiagnostics, TranscriptIndex } from '../../../discovery/contract.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import { createGitReader } from '../../../discovery/git/index.ts';
@@ -22,7 +22,8 @@ import type { AssignProcess, AssignThread, Assignment } from './assign.ts';
 import { buildSession } from './build-session.ts';
 import type { EndPlan } from './build-session.ts';
 import { endThread } from './end.ts';
-import { countSkip, readRollout, pushError } from './rollout-file.ts';
+import { countSkip, pageRollout, readRollout, pushError } from './rollout-file.ts';
+import { threadIdFromRolloutName } from './rollout.ts';
 import type { ReadCounters } from './rollout-file.ts';
 import type { RolloutSummary } from './rollout.ts';
 import { findRollouts } from './rollout-scan.ts';
@@ -96,7 +97,9 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
 
   const resolve = async (): Promise<Resolved> => {
     const summaries = new Map<string, RolloutSummary>();
+    const seen = new Set<string>();
     for (const f of findRollouts(home, (p, e) => countSkip(counters, p, e))) {
+      seen.add(f.path);
       const s = readRollout(f.path, index, counters);
       if (!s) continue;
       if (s.records === 0) { counters.filesSkipped++; continue; } // named like a rollout, holds none of its records
@@ -104,6 +107,8 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
       // The same thread in sessions/ and archived_sessions/: the newer copy wins.
       if (!prev || (s.lastActivityAt ?? '') > (prev.lastActivityAt ?? '')) summaries.set(f.threadId, s);
     }
+    // Forget rollouts that are gone (their searchable messages leave with them).
+    for (const e of index.list('codex')) if (threadIdFromRolloutName(basename(e.path)) !== null && !seen.has(e.path)) index.remove(e.path);
     const rows = store.threads();
     const names = store.names();
     const locks = scanThreadLocks(home, proc, (m) => pushError(counters, m), (e) => countSkip(counters, e.path, e));
@@ -164,6 +169,14 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
     },
     resumeArgv: codexResumeArgv,
     isValidId,
+    async messages(id, from, limit) {
+      if (!isValidId(id)) return null;
+      const want = id.toLowerCase();
+      // The newest copy when a thread is in both sessions/ and archived_sessions/.
+      const files = findRollouts(home, () => {}).filter((f) => f.threadId === want);
+      const file = files.find((f) => !f.archived) ?? files[0];
+      return file ? pageRollout(file.path, from, limit) : null;
+    },
     diagnostics(): SourceDiagnostics {
       return {
         harness: 'codex', filesScanned: counters.filesScanned, filesSkipped: counters.filesSkipped, linesParsed: counters.linesParsed,

@@ -44,6 +44,8 @@ import { runArgv, runCommand, resumeHeadless } from './runners.ts';
 import { auditorHarnesses, canContinueHeadless, turnEndOf } from '../harnesses/ports.ts';
 import { goalRoutes } from '../server/routes/goals.ts';
 import { usageRoutes } from '../server/routes/usage.ts';
+import { searchRoutes } from '../server/routes/search.ts';
+import { createSearchService } from '../search/index.ts';
 import { createBudgetWatch, createUsageService, localTimeZone } from '../usage/index.ts';
 import { createNewSessions, installedOn, lateBound } from './new-sessions.ts';
 
@@ -251,6 +253,19 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       budget.poke();
     }));
     bus.on('settings.updated', () => budget.poke());
+    // Search: the store's FTS5 index (fed by the sources' folds), sessions described by discovery.
+    const search = createSearchService({
+      repo: store.search,
+      session: (harness, id) => {
+        const s = hub.get(id);
+        if (!s || s.harness !== harness) return undefined;
+        return { harness, id, title: s.title || null, cwd: s.cwd, repoRoot: s.repoRoot, branch: s.branch, live: s.live };
+      },
+      messages: async (harness, id, from, limit) => {
+        const source = hub.source(harness);
+        return source?.messages ? source.messages(id, from, limit) : 'unsupported';
+      },
+    });
     const newSessions = createNewSessions({ env, musterHome: paths.home, store, hub, bus, panes, actions, goals, log });
     binding.set(newSessions.launcher);
     const sessionLookup: SessionLookup = { get: (id) => hub.get(id), live: (cwd, harness) => hub.list({ live: true, cwd, ...(harness ? { harness } : {}) }), launchSession: (id) => launches.sessionOf(id) };
@@ -281,6 +296,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         sceneRoutes({ scene, bus }),
         pageRoutes({ pager, sessions: sessionLookup }),
         usageRoutes({ usage, hub, defaultTz: localTimeZone() }),
+        searchRoutes({ search, hub }),
         goalRoutes({ goals, harnessOf: (id) => hub.get(id)?.harness, drivable: createDriveCheck({ env, session: (id) => hub.get(id), runningLaunches: () => launches.list({ running: true, limit: 1000 }) }) }),
         mcp.mount,
         eventsRoutes({

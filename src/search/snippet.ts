@@ -8,10 +8,11 @@ export function markSnippet(raw: string): Pick<SearchHit, 'snippet' | 'marks'> {
   let out = '';
   const marks: Array<[number, number]> = [];
   let start = -1;
+  let opening = false;
   let space = false;
   for (const ch of raw) {
     if (ch === OPEN) {
-      start = out.length;
+      opening = true;
       continue;
     }
     if (ch === CLOSE) {
@@ -27,6 +28,11 @@ export function markSnippet(raw: string): Pick<SearchHit, 'snippet' | 'marks'> {
     if (space) {
       out += ' ';
       space = false;
+    }
+    // The mark starts at its first character, after any space that separates it from what precedes.
+    if (opening) {
+      start = out.length;
+      opening = false;
     }
     out += ch;
   }

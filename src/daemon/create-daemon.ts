@@ -269,7 +269,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     const newSessions = createNewSessions({ env, musterHome: paths.home, store, hub, bus, panes, actions, goals, log });
     binding.set(newSessions.launcher);
     const sessionLookup: SessionLookup = { get: (id) => hub.get(id), live: (cwd, harness) => hub.list({ live: true, cwd, ...(harness ? { harness } : {}) }), launchSession: (id) => launches.sessionOf(id) };
-    const mcp = createMcpEndpoint({ pager, version: VERSION, log, sessions: sessionLookup });
+    const mcp = createMcpEndpoint({ pager, version: VERSION, log, sessions: sessionLookup, search });
     const streams = new Set<() => void>();
     const serviceIdentity: ServiceIdentity = {
       service: 'muster',

@@ -5,3 +5,4 @@ export { parseSearchQuery, MAX_QUERY_CHARS, MAX_TERMS } from './query-parser.ts'
 export type { ParseResult } from './query-parser.ts';
 export { markSnippet } from './snippet.ts';
 export type { CompiledQuery, SearchHit, SearchIndexStats, SearchRepository, SearchResult, SearchRow, SearchSessionRef } from './types.ts';
+export { SEARCH_TOOL_DEFAULT_LIMIT, toolResults } from './tool-results.ts';

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { envFor, runCli, splitBoardUrl, startServe, tempHome, until, waitExit } from './kit.ts';
 import { assistantLine, userLine, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 import { execRollout, TID, writeRollout } from '../../src/harnesses/codex/discovery/rollout-fixtures.test-support.ts';
+import { connectMcp } from './pager-kit.ts';
 
 const A = '0b8b9c36-4f7e-4b11-9a55-3c0e1f2a7d10';
 const iso = (minutesAgo: number): string => new Date(Date.now() - minutesAgo * 60_000).toISOString();
@@ -82,6 +83,27 @@ describe('search through the daemon', () => {
     assert.equal((await get(`/api/sessions/codex/${TID}/messages`)).body.total, 2);
     assert.equal((await get(`/api/sessions/claude/not-an-id/messages`)).status, 400);
     assert.equal((await get(`/api/sessions/claude/${TID}/messages`)).status, 404);
+  });
+
+  it('MCP: the official SDK client lists and calls search_sessions; its REST twin answers the same', async () => {
+    const client = await connectMcp({ mcpUrl: `${base}/mcp`, token });
+    try {
+      const tools = (await client.listTools()).tools.map((x) => x.name);
+      assert.ok(tools.includes('search_sessions'), tools.join(', '));
+      const r = await client.callTool({ name: 'search_sessions', arguments: { query: 'migration plan' } });
+      assert.ok(!r.isError, JSON.stringify(r.content));
+      const structured = r.structuredContent as { results: { session: { id: string; harness: string; cwd: string | null }; hits: { snippet: string; position: number }[] }[] };
+      assert.deepEqual(structured.results.map((x) => [x.session.harness, x.session.id, x.session.cwd]), [['codex', TID, '/home/dev/project']]);
+      assert.match(structured.results[0]?.hits[0]?.snippet ?? '', /migration plan/);
+      const bad = await client.callTool({ name: 'search_sessions', arguments: { query: '"open' } });
+      assert.equal(bad.isError, true);
+      assert.match((bad.content as { text: string }[])[0]?.text ?? '', /^invalid_query: /);
+      const twin = await fetch(`${base}/api/search`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ query: 'migration plan' }) });
+      assert.equal(twin.status, 200);
+      assert.deepEqual(((await twin.json()) as { results: unknown }).results, structured.results);
+    } finally {
+      await client.close();
+    }
   });
 
   it('query syntax errors are a 400 invalid_query and a usage error, never FTS5 text', async () => {

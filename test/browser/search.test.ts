@@ -55,7 +55,7 @@ describe('transcript search on the board', () => {
     assert.equal(Number(await marked.getAttribute('data-position')), position);
     // Scrolled to it: the hit is inside the panel's visible box.
     const inView = await marked.evaluate((el) => {
-      const panel = el.closest('[data-testid="transcript-panel"]') as HTMLElement;
+      const panel = el.closest('[data-testid="transcript-panel"]')!;
       const a = el.getBoundingClientRect();
       const b = panel.getBoundingClientRect();
       return a.top >= b.top && a.bottom <= b.bottom + 1 && panel.scrollTop > 0;

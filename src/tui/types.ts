@@ -27,12 +27,32 @@ export interface ApiCall {
   label: string;
 }
 
-export type Effect = { kind: 'quit' } | { kind: 'suspend' } | { kind: 'redraw' } | ({ kind: 'call' } & ApiCall);
+export type Effect = { kind: 'quit' } | { kind: 'suspend' } | { kind: 'redraw' } | ({ kind: 'call' } & ApiCall) | { kind: 'search'; q: string };
+
+/** One transcript search hit as the TUI lists it. */
+export interface TranscriptHit {
+  harness: string;
+  id: string;
+  title: string;
+  role: string;
+  position: number;
+  at: string | null;
+  snippet: string;
+}
+
+/** The transcript search shown in place of the list (`S`); null when none. */
+export interface TranscriptSearch {
+  query: string;
+  /** Null while the daemon answers. */
+  hits: TranscriptHit[] | null;
+  error: string | null;
+  index: number;
+}
 
 export type Mode =
   | { kind: 'normal' }
   | { kind: 'help' }
-  | { kind: 'input'; purpose: 'search' | 'answer' | 'goal'; prompt: string; text: string; target: string | null }
+  | { kind: 'input'; purpose: 'search' | 'answer' | 'goal' | 'transcripts'; prompt: string; text: string; target: string | null }
   | { kind: 'confirm'; prompt: string; call: ApiCall }
   /** `n`: a new session of `harness` in `cwd`; `text` is its first prompt. */
   | { kind: 'new'; harness: Harness; cwd: string; text: string };
@@ -63,6 +83,7 @@ export interface TuiState extends StreamState {
   endedLimit: number;
   /** Today's spend and the last 7 days for the status line; null until fetched. */
   spend: SpendLine | null;
+  transcripts: TranscriptSearch | null;
 }
 
 export type Snapshot = StreamSnapshot;
@@ -80,6 +101,7 @@ export function initialState(overrides: Partial<TuiState> = {}): TuiState {
     connection: 'connecting',
     endedLimit: 20,
     spend: null,
+    transcripts: null,
     ...overrides,
   };
 }

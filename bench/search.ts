@@ -1,0 +1,126 @@
+/**
+ * Issue 18 — search over the synthetic Claude corpus the discovery benches build (default 1.2 GB in
+ * 2,000 transcripts, BENCH_CORPUS_MB / BENCH_CORPUS_FILES):
+ *   1. cold index throughput: the Claude source's first list() into a real SQLite store, (a) with the
+ *      search messages dropped before the store (the discovery index alone: summaries and usage) and
+ *      (b) with them indexed in FTS5; each timed to the store's last flush. Target: (b) ≤ 1.5 × (a).
+ *   2. index size: the store file of (b) minus that of (a), as a fraction of the transcript bytes
+ *      (target ≤ 35 %).
+ *   3. query latency: 20 typical queries through the search service over (b), 5 rounds: p50 and p95
+ *      (target p95 ≤ 50 ms).
+ *   4. daemon RSS: a real `muster serve` over 10,000 sessions (BENCH_SESSIONS) with their index built,
+ *      after a round of searches over HTTP (target ≤ 300 MB).
+ * Run: node --import tsx bench/search.ts   (needs `npm run build` for part 4)
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createClaudeSource } from '../src/harnesses/claude/discovery/index.ts';
+import type { TranscriptIndex } from '../src/discovery/contract.ts';
+import { openSqliteStore } from '../src/store/index.ts';
+import type { Store } from '../src/store/index.ts';
+import { createSearchService } from '../src/search/index.ts';
+import { generateClaudeCorpus } from './corpus/claude-corpus.ts';
+import { api, benchHome, percentile, rssMb, startDaemon, writeManyClaudeTranscripts } from './corpus/daemon-kit.ts';
+
+const MiB = 1024 * 1024;
+const TOTAL_MB = Number(process.env.BENCH_CORPUS_MB ?? 1229);
+const FILES = Number(process.env.BENCH_CORPUS_FILES ?? 2000);
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 10_000);
+
+/** Typical operator queries: words, phrases, prefixes, paths, filters. */
+export const QUERIES = [
+  'flaky test', 'login', '"fix the"', 'migration', 'bill*', 'error harness:claude', 'role:user refactor', 'Read', 'Bash npm',
+  'database schema', '"pull request"', 'config*', 'deploy since:30d', 'typescript error', 'role:tool-call Edit', 'async',
+  'performance', 'README', 'test* role:assistant', 'why does',
+];
+
+/** The store's index without the search messages: what discovery alone writes. */
+function withoutMessages(index: TranscriptIndex): TranscriptIndex {
+  return { ...index, put: (e) => index.put({ ...e, messages: undefined }) };
+}
+
+async function coldIndex(home: string, dbPath: string, search: boolean): Promise<{ ms: number; sessions: number; bytes: number }> {
+  const store = openSqliteStore({ path: dbPath });
+  const t0 = performance.now();
+  const index = search ? store.transcriptIndex : withoutMessages(store.transcriptIndex);
+  const sessions = (await createClaudeSource({ home, index }).list()).length;
+  store.close(); // flushes the last batch: its FTS inserts are part of the cost
+  const ms = performance.now() - t0;
+  const db = new Database(dbPath);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  return { ms, sessions, bytes: statSync(dbPath).size };
+}
+
+async function queryLatency(store: Store): Promise<number[]> {
+  const service = createSearchService({ repo: store.search, session: () => undefined });
+  const times: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    for (const q of QUERIES) {
+      const t0 = performance.now();
+      await service.search({ q });
+      times.push(performance.now() - t0);
+    }
+  }
+  return times;
+}
+
+async function daemonRss(): Promise<void> {
+  const { home, env } = benchHome('muster-bench-search-rss-');
+  writeManyClaudeTranscripts(join(home, '.claude'), SESSIONS);
+  // Indexed in-process first: a first scan of 10,000 files would outlast the kit's start timeout.
+  const store = openSqliteStore({ path: join(home, 'muster.db') });
+  await createClaudeSource({ home: join(home, '.claude'), index: store.transcriptIndex }).list();
+  store.close(); // flushes the index's last batch
+  const reopened = openSqliteStore({ path: join(home, 'muster.db') });
+  const docs = await reopened.search.stats();
+  reopened.close();
+  const d = await startDaemon(env);
+  try {
+    await api(d, '/api/sessions');
+    const ms: number[] = [];
+    for (const q of QUERIES) ms.push((await api(d, `/api/search?q=${encodeURIComponent(q)}`)).ms);
+    console.log(`daemon over ${SESSIONS} sessions (${docs.messages} indexed messages): RSS ${rssMb(d.pid).toFixed(0)} MB after 20 searches over HTTP (target <= 300 MB); HTTP p95 ${percentile(ms, 0.95).toFixed(1)} ms`);
+  } finally {
+    await d.stop();
+  }
+}
+
+async function main(): Promise<number> {
+  const tmp = mkdtempSync(join(tmpdir(), 'muster-bench-search-'));
+  try {
+    const home = join(tmp, 'claude');
+    let t0 = performance.now();
+    const corpus = generateClaudeCorpus({ home, totalBytes: TOTAL_MB * MiB, files: FILES });
+    console.log(`claude corpus: ${corpus.files.length} files, ${(corpus.bytes / MiB).toFixed(0)} MiB, generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    // Warm-up (JIT) on a small corpus, both ways.
+    const warm = join(tmp, 'warm');
+    generateClaudeCorpus({ home: warm, totalBytes: 8 * MiB, files: 20 });
+    await coldIndex(warm, join(tmp, 'warm-a.db'), false);
+    await coldIndex(warm, join(tmp, 'warm-b.db'), true);
+
+    const a1 = await coldIndex(home, join(tmp, 'a1.db'), false);
+    const b = await coldIndex(home, join(tmp, 'b.db'), true);
+    const a2 = await coldIndex(home, join(tmp, 'a2.db'), false);
+    const a = (a1.ms + a2.ms) / 2;
+    const mbps = (ms: number): string => `${(corpus.bytes / MiB / (ms / 1000)).toFixed(0)} MB/s`;
+    console.log(`cold index, discovery alone: ${a1.ms.toFixed(0)} ms before, ${a2.ms.toFixed(0)} ms after (${mbps(a)}), ${a1.sessions} sessions`);
+    console.log(`cold index, with search:     ${b.ms.toFixed(0)} ms (${mbps(b.ms)})  ratio ${(b.ms / a).toFixed(2)} (target <= 1.50)`);
+    const extra = b.bytes - a1.bytes;
+    console.log(`store: ${(a1.bytes / MiB).toFixed(1)} MiB without search, ${(b.bytes / MiB).toFixed(1)} MiB with; search index ${(extra / MiB).toFixed(1)} MiB = ${((100 * extra) / corpus.bytes).toFixed(1)} % of the transcripts (target <= 35 %)`);
+
+    const store = openSqliteStore({ path: join(tmp, 'b.db') });
+    const stats = await store.search.stats();
+    const times = await queryLatency(store);
+    store.close();
+    console.log(`queries: ${QUERIES.length} typical x 5 rounds over ${stats.messages} messages in ${stats.files} files: p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms (target p95 <= 50 ms)`);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  if (process.env.BENCH_SKIP_DAEMON !== '1') await daemonRss();
+  return 0;
+}
+
+process.exitCode = await main();

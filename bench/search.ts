@@ -92,7 +92,7 @@ async function main(): Promise<number> {
   const tmp = mkdtempSync(join(tmpdir(), 'muster-bench-search-'));
   try {
     const home = join(tmp, 'claude');
-    let t0 = performance.now();
+    const t0 = performance.now();
     const corpus = generateClaudeCorpus({ home, totalBytes: TOTAL_MB * MiB, files: FILES });
     console.log(`claude corpus: ${corpus.files.length} files, ${(corpus.bytes / MiB).toFixed(0)} MiB, generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     // Warm-up (JIT) on a small corpus, both ways.

@@ -13,7 +13,7 @@ import { assignLive } from './live-assign.ts';
 import type { LiveOwner, LiveProcess } from './live-assign.ts';
 import { watchDirs } from './dir-watch.ts';
 import { idFromFileName } from './session-files.ts';
-import { scanTranscripts } from './transcript-scan.ts';
+import { pageSessionFile, scanTranscripts } from './transcript-scan.ts';
 import type { ScanOptions, ScannedTranscript } from './transcript-scan.ts';
 import { deriveStatus } from './transcript-status.ts';
 
@@ -126,6 +126,13 @@ export function createFamilySource(config: FamilyConfig): SessionSource {
     },
     resumeArgv: (id) => (isValidId(id) ? config.resumeArgv(id.toLowerCase()) : null),
     isValidId,
+    async messages(id, from, limit) {
+      if (!isValidId(id)) return null;
+      // The scan is incremental (unchanged files are only stat'ed); no process table is read.
+      const scan = scanTranscripts({ harness, sessionsDir: config.sessionsDir, home: config.home, index: config.index, afterRead: config.afterRead });
+      const t = newestPerId(scan.transcripts).find((x) => x.id === id.toLowerCase());
+      return t ? pageSessionFile(t.path, from, limit) : null;
+    },
     diagnostics: () => ({ ...diag, errors: [...diag.errors] }),
   };
 }

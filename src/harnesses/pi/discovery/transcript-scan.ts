@@ -12,6 +12,12 @@ import { asObj } from './records.ts';
 import { listSessionFiles } from './session-files.ts';
 import type { SessionFile } from './session-files.ts';
 import { applyRecord, applyToolResult, emptySummary, toolResultFromHead } from './transcript-summary.ts';
+import type { MessagePage, TranscriptMessage } from '../../../core/transcript-message.ts';
+import { pageConversation } from '../../../discovery/jsonl/index.ts';
+import { piMessagesOf } from './messages.ts';
+
+/** Lines longer than this are skipped unparsed (a 50 MB record), counted in linesSkipped. Default of `maxLineBytes`. */
+export const PI_MAX_LINE_BYTES = 8 * 1024 * 1024;
 import type { TranscriptSummary } from './transcript-summary.ts';
 
 export interface ScannedTranscript {
@@ -76,8 +82,10 @@ function readIncrementally(file: SessionFile, options: ScanOptions, result: Scan
   const summary = resumable ? structuredClone(saved) : emptySummary();
   const offset = resumable ? entry.offset : 0;
   const usage: UsageRecord[] = [];
+  const items: TranscriptMessage[] = [];
   const onRecord = (record: unknown): void => {
     applyRecord(summary, record);
+    for (const m of piMessagesOf(record)) items.push(m);
     const sessionId = summary.id ?? file.nameId;
     const u = sessionId === null ? null : messageUsageRecord(options.harness, sessionId, summary.model, record);
     if (u) usage.push(u);
@@ -90,12 +98,14 @@ function readIncrementally(file: SessionFile, options: ScanOptions, result: Scan
         if (tr) applyToolResult(summary, tr.toolCallId, tr.at);
         return tr !== undefined;
       },
-      maxLineBytes: options.maxLineBytes ?? 8 * 1024 * 1024,
+      maxLineBytes: options.maxLineBytes ?? PI_MAX_LINE_BYTES,
     });
     summary.linesParsed += r.linesParsed;
     summary.linesSkipped += r.linesSkipped;
     options.afterRead?.(file, summary);
-    const next: TranscriptIndexEntry = { path: file.path, harness: options.harness, size: file.size, mtimeMs: file.mtimeMs, offset: r.offset, summary, usage };
+    const sessionId = summary.id ?? file.nameId;
+    const messages = sessionId === null ? undefined : { sessionId, from: offset, items };
+    const next: TranscriptIndexEntry = { path: file.path, harness: options.harness, size: file.size, mtimeMs: file.mtimeMs, offset: r.offset, summary, usage, ...(messages ? { messages } : {}) };
     options.index.put(next);
     return summary;
   } catch (e) {
@@ -110,4 +120,9 @@ function readIncrementally(file: SessionFile, options: ScanOptions, result: Scan
 function isSummary(v: unknown): v is TranscriptSummary {
   const o = asObj(v);
   return !!o && typeof o['linesParsed'] === 'number' && !!asObj(o['tokens']) && !!asObj(o['last']) && Array.isArray(o['pending']);
+}
+
+/** A page of one session file's conversation, read with the scan's filter so positions match the index's. */
+export function pageSessionFile(path: string, from: number, limit: number, maxLineBytes = PI_MAX_LINE_BYTES): MessagePage {
+  return pageConversation(path, { ignore: (head) => toolResultFromHead(head) !== undefined, maxLineBytes }, piMessagesOf, from, limit);
 }

@@ -29,11 +29,15 @@ const TOTAL_MB = Number(process.env.BENCH_CORPUS_MB ?? 1229);
 const FILES = Number(process.env.BENCH_CORPUS_FILES ?? 2000);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 10_000);
 
-/** Typical operator queries: words, phrases, prefixes, paths, filters. */
-export const QUERIES = [
-  'flaky test', 'login', '"fix the"', 'migration', 'bill*', 'error harness:claude', 'role:user refactor', 'Read', 'Bash npm',
-  'database schema', '"pull request"', 'config*', 'deploy since:30d', 'typescript error', 'role:tool-call Edit', 'async',
-  'performance', 'README', 'test* role:assistant', 'why does',
+/**
+ * 20 queries: ten made of the corpus's filler vocabulary (bench/corpus/text-pool.ts: about 40 words,
+ * so each matches most of the indexed messages — the worst case for ranking), ten of words an operator
+ * types that the filler holds rarely or never. Words, phrases, prefixes, a path, filters.
+ */
+const QUERIES = [
+  'session offset', '"transcript index"', 'daem*', 'parser error', 'role:user buffer', 'harness:claude summary', 'record since:30d',
+  'src/hub/hub.ts', 'résumé', 'status value',
+  'flaky login', 'migration', 'bill*', '"pull request"', 'typescript', 'README', 'deploy', 'kubernetes', 'role:tool-call Edit', 'why does',
 ];
 
 /** The store's index without the search messages: what discovery alone writes. */
@@ -54,17 +58,19 @@ async function coldIndex(home: string, dbPath: string, search: boolean): Promise
   return { ms, sessions, bytes: statSync(dbPath).size };
 }
 
-async function queryLatency(store: Store): Promise<number[]> {
+async function queryLatency(store: Store): Promise<{ all: number[]; common: number[]; rare: number[] }> {
   const service = createSearchService({ repo: store.search, session: () => undefined });
-  const times: number[] = [];
+  const out = { all: [] as number[], common: [] as number[], rare: [] as number[] };
   for (let round = 0; round < 5; round++) {
-    for (const q of QUERIES) {
+    for (const [i, q] of QUERIES.entries()) {
       const t0 = performance.now();
       await service.search({ q });
-      times.push(performance.now() - t0);
+      const ms = performance.now() - t0;
+      out.all.push(ms);
+      (i < 10 ? out.common : out.rare).push(ms);
     }
   }
-  return times;
+  return out;
 }
 
 async function daemonRss(): Promise<void> {
@@ -115,7 +121,9 @@ async function main(): Promise<number> {
     const stats = await store.search.stats();
     const times = await queryLatency(store);
     store.close();
-    console.log(`queries: ${QUERIES.length} typical x 5 rounds over ${stats.messages} messages in ${stats.files} files: p50 ${percentile(times, 0.5).toFixed(1)} ms, p95 ${percentile(times, 0.95).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms (target p95 <= 50 ms)`);
+    const fig = (xs: number[]): string => `p50 ${percentile(xs, 0.5).toFixed(1)} ms, p95 ${percentile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
+    console.log(`queries: ${QUERIES.length} x 5 rounds over ${stats.messages} messages in ${stats.files} files: ${fig(times.all)} (target p95 <= 50 ms)`);
+    console.log(`  the 10 of the filler's own words (each matches most messages): ${fig(times.common)}; the 10 rarer: ${fig(times.rare)}`);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

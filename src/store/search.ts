@@ -1,6 +1,7 @@
 /**
  * The search index in SQLite: `search_docs` holds each indexed message's session, harness, role,
- * time and position; `search_text` (FTS5, unicode61 without diacritics) its text under the same rowid;
+ * time and position; `search_text` (FTS5, unicode61 without diacritics) its text under the same rowid,
+ * with its role and harness as tag words (`tags`) so those filters are answered by the FTS index itself;
  * `search_files` the next position of every transcript file. Written by the transcript index's flush in
  * the same transaction as the entries whose bytes the messages came from.
  */
@@ -27,7 +28,7 @@ export const SEARCH_TABLES_SQL = `
     position INTEGER NOT NULL
   );
   CREATE INDEX search_docs_path ON search_docs(path);
-  CREATE VIRTUAL TABLE search_text USING fts5(text, tokenize = 'unicode61 remove_diacritics 2');
+  CREATE VIRTUAL TABLE search_text USING fts5(text, tags, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
 `;
 
 /** A put's messages, kept in put order until the flush writes them. */
@@ -58,7 +59,7 @@ export function createSqliteSearchRepository(db: Database.Database, options: Sql
   const nextOf = db.prepare<[string], { next_position: number }>('SELECT next_position FROM search_files WHERE path = ?');
   const setNext = db.prepare('INSERT INTO search_files(path, harness, session_id, next_position) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET next_position = excluded.next_position, session_id = excluded.session_id');
   const insertDoc = db.prepare('INSERT INTO search_docs(path, harness, session_id, role, at_ms, position) VALUES (?, ?, ?, ?, ?, ?)');
-  const insertText = db.prepare('INSERT INTO search_text(rowid, text) VALUES (?, ?)');
+  const insertText = db.prepare('INSERT INTO search_text(rowid, text, tags) VALUES (?, ?, ?)');
   const dropText = db.prepare('DELETE FROM search_text WHERE rowid IN (SELECT id FROM search_docs WHERE path = ?)');
   const dropDocs = db.prepare('DELETE FROM search_docs WHERE path = ?');
   const dropFile = db.prepare('DELETE FROM search_files WHERE path = ?');
@@ -85,7 +86,7 @@ export function createSqliteSearchRepository(db: Database.Database, options: Sql
           if (m.text.trim() === '') continue;
           const at = m.at === null ? null : Date.parse(m.at);
           const id = insertDoc.run(path, harness, messages.sessionId, m.role, Number.isFinite(at) ? at : null, p).lastInsertRowid;
-          insertText.run(id, m.text);
+          insertText.run(id, m.text, `${roleTag(m.role)} ${harnessTag(harness)}`);
         }
         setNext.run(path, harness, messages.sessionId, position);
       }
@@ -110,17 +111,30 @@ export function createSqliteSearchRepository(db: Database.Database, options: Sql
   };
 }
 
-/** The SQL of one compiled query: only placeholders carry what the user typed. */
+/** Tag words of a message's role and harness: letters only, so the tokenizer keeps each whole. */
+const roleTag = (role: string): string => `role${role.replace(/[^a-z]/g, '')}`;
+const harnessTag = (harness: string): string => `harness${harness.replace(/[^a-z]/g, '')}`;
+
+/** The MATCH expression: the query's terms on the text, the role and harness filters on the tags. */
+function matchOf(q: CompiledQuery): string {
+  const parts = [`text : (${q.match})`];
+  // Tags come from closed lists (validated by the parser), never from typed text.
+  if (q.roles.length > 0) parts.push(`tags : (${q.roles.map(roleTag).join(' OR ')})`);
+  if (q.harnesses.length > 0) parts.push(`tags : (${q.harnesses.map(harnessTag).join(' OR ')})`);
+  return parts.join(' AND ');
+}
+
+/**
+ * The SQL of one compiled query: only placeholders carry what the user typed. Ranked first on rowids
+ * alone (joined to the docs only for a time filter), then snippets for the kept rows only: snippet()
+ * in the ranking query would be computed for every match before the sort. Ties are ordered newer first
+ * among the kept rows.
+ */
 function buildQuery(q: CompiledQuery, limit: number): { sql: string; params: unknown[] } {
+  const match = matchOf(q);
+  const timed = q.sinceMs !== null || q.untilMs !== null;
   const where: string[] = ['search_text MATCH ?'];
-  const params: unknown[] = [q.match];
-  const list = (column: string, values: readonly string[]): void => {
-    if (values.length === 0) return;
-    where.push(`d.${column} IN (${values.map(() => '?').join(', ')})`);
-    params.push(...values);
-  };
-  list('harness', q.harnesses);
-  list('role', q.roles);
+  const params: unknown[] = [match];
   if (q.sinceMs !== null) {
     where.push('d.at_ms >= ?');
     params.push(q.sinceMs);
@@ -129,13 +143,16 @@ function buildQuery(q: CompiledQuery, limit: number): { sql: string; params: unk
     where.push('d.at_ms < ?');
     params.push(q.untilMs);
   }
-  params.push(limit);
+  params.push(limit, match);
+  const rank = timed
+    ? `SELECT search_text.rowid AS id, bm25(search_text, 1.0, 0.0) AS score FROM search_text JOIN search_docs d ON d.id = search_text.rowid WHERE ${where.join(' AND ')} ORDER BY score LIMIT ?`
+    : `SELECT rowid AS id, bm25(search_text, 1.0, 0.0) AS score FROM search_text WHERE ${where.join(' AND ')} ORDER BY score LIMIT ?`;
   const sql = `
+    WITH top AS (${rank})
     SELECT d.session_id, d.harness, d.role, d.at_ms, d.position,
-      snippet(search_text, 0, char(1), char(2), '…', ${SNIPPET_TOKENS}) AS snippet, bm25(search_text) AS score
-    FROM search_text JOIN search_docs d ON d.id = search_text.rowid
-    WHERE ${where.join(' AND ')}
-    ORDER BY score, d.at_ms DESC
-    LIMIT ?`;
+      snippet(search_text, 0, char(1), char(2), '…', ${SNIPPET_TOKENS}) AS snippet, top.score AS score
+    FROM top JOIN search_text ON search_text.rowid = top.id JOIN search_docs d ON d.id = top.id
+    WHERE search_text MATCH ?
+    ORDER BY top.score, d.at_ms DESC`;
   return { sql, params };
 }

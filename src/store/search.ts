@@ -52,6 +52,13 @@ export interface SqliteSearchOptions {
 
 interface HitSqlRow { session_id: string; harness: string; role: string; at_ms: number | null; position: number; snippet: string; score: number }
 
+/**
+ * Matches ranked per query: the most recently indexed ones (highest rowids, which FTS5 walks without a
+ * sort). A word in nearly every message would otherwise cost a bm25 score per message (~1 ms per 3,000
+ * here); past this many matches, older ones are not ranked.
+ */
+export const RANK_WINDOW = 10_000;
+
 /** Words of snippet context around a match (FTS5 caps it at 64). */
 const SNIPPET_TOKENS = 16;
 
@@ -125,8 +132,9 @@ function matchOf(q: CompiledQuery): string {
 }
 
 /**
- * The SQL of one compiled query: only placeholders carry what the user typed. Ranked first on rowids
- * alone (joined to the docs only for a time filter), then snippets for the kept rows only: snippet()
+ * The SQL of one compiled query: only placeholders carry what the user typed. The newest RANK_WINDOW
+ * matches are ranked on rowids alone (joined to the docs only for a time filter), then snippets are made
+ * for the kept rows only: snippet()
  * in the ranking query would be computed for every match before the sort. Ties are ordered newer first
  * among the kept rows.
  */
@@ -144,9 +152,10 @@ function buildQuery(q: CompiledQuery, limit: number): { sql: string; params: unk
     params.push(q.untilMs);
   }
   params.push(limit, match);
-  const rank = timed
-    ? `SELECT search_text.rowid AS id, bm25(search_text, 1.0, 0.0) AS score FROM search_text JOIN search_docs d ON d.id = search_text.rowid WHERE ${where.join(' AND ')} ORDER BY score LIMIT ?`
-    : `SELECT rowid AS id, bm25(search_text, 1.0, 0.0) AS score FROM search_text WHERE ${where.join(' AND ')} ORDER BY score LIMIT ?`;
+  const window = timed
+    ? `SELECT search_text.rowid AS id, bm25(search_text, 1.0, 0.0) AS score FROM search_text JOIN search_docs d ON d.id = search_text.rowid WHERE ${where.join(' AND ')} ORDER BY search_text.rowid DESC LIMIT ${RANK_WINDOW}`
+    : `SELECT rowid AS id, bm25(search_text, 1.0, 0.0) AS score FROM search_text WHERE ${where.join(' AND ')} ORDER BY rowid DESC LIMIT ${RANK_WINDOW}`;
+  const rank = `SELECT id, score FROM (${window}) ORDER BY score LIMIT ?`;
   const sql = `
     WITH top AS (${rank})
     SELECT d.session_id, d.harness, d.role, d.at_ms, d.position,

@@ -48,6 +48,8 @@ export interface ClaudeSourceOptions {
   debounceMs?: number;
   /** Transcript lines longer than this are skipped unparsed. Default: 8 MiB. */
   maxLineBytes?: number;
+  /** Hand the index each transcript's messages for search. Default: true (false: the discovery-only baseline of bench/search.ts). */
+  search?: boolean;
 }
 
 const emptyCounters = (): TranscriptScanCounters => ({ filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] });
@@ -134,7 +136,7 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
     const local = emptyCounters();
     const siblings = transcriptFilesIn(path.dirname(t.path), home, local)
       .filter((f) => f.id !== t.id)
-      .map((f) => readTranscript(f.file, f.id, { index, maxLineBytes: options.maxLineBytes }, local))
+      .map((f) => readTranscript(f.file, f.id, { index, maxLineBytes: options.maxLineBytes, search: options.search }, local))
       .filter((x): x is ScannedTranscript => x !== undefined);
     absorb(local);
     return folderCwds(siblings);
@@ -145,7 +147,7 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
     const local = emptyCounters();
     let best: ScannedTranscript | undefined;
     for (const file of transcriptFilesOf(projectsDir, home, id, local)) {
-      const t = readTranscript(file, id, { index, maxLineBytes: options.maxLineBytes }, local);
+      const t = readTranscript(file, id, { index, maxLineBytes: options.maxLineBytes, search: options.search }, local);
       if (t && (!best || t.mtimeMs > best.mtimeMs)) best = t;
     }
     absorb(local);
@@ -158,7 +160,7 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
     async list() {
       const live = await liveBySession();
       const local = emptyCounters();
-      const transcripts = scanTranscripts({ projectsDir, home, index, maxLineBytes: options.maxLineBytes }, local);
+      const transcripts = scanTranscripts({ projectsDir, home, index, maxLineBytes: options.maxLineBytes, search: options.search }, local);
       absorb(local);
       const byId = new Map<string, ScannedTranscript>();
       for (const t of transcripts) {

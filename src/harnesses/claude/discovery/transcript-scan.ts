@@ -44,6 +44,8 @@ export interface TranscriptScanOptions {
   maxLineBytes?: number;
   /** Links are followed only when they resolve inside this directory. Default: projectsDir's parent (the Claude home). */
   home?: string;
+  /** Hand the index each read's messages for search. Default: true. */
+  search?: boolean;
 }
 
 /** Reads every transcript (incrementally); counters are added to `counters`. */
@@ -70,7 +72,7 @@ export function scanTranscripts(options: TranscriptScanOptions, counters: Transc
 export function readTranscript(
   file: string,
   id: string,
-  options: Pick<TranscriptScanOptions, 'index' | 'maxLineBytes'>,
+  options: Pick<TranscriptScanOptions, 'index' | 'maxLineBytes' | 'search'>,
   counters: TranscriptScanCounters,
 ): ScannedTranscript | undefined {
   let st: fs.Stats;
@@ -91,10 +93,11 @@ export function readTranscript(
   const usage: UsageRecord[] = [];
   const sink = { sessionId: id, emit: (u: UsageRecord) => void usage.push(u) };
   const items: TranscriptMessage[] = [];
+  const search = options.search !== false;
   try {
     const r = readJsonlFrom(file, from, (rec) => {
       applyRecord(summary, rec, sink);
-      for (const m of conversationOf(rec)) items.push(m);
+      if (search) for (const m of conversationOf(rec)) items.push(m);
     }, {
       ignore: ignoreTranscriptLine,
       maxLineBytes: options.maxLineBytes ?? CLAUDE_MAX_LINE_BYTES,
@@ -103,7 +106,7 @@ export function readTranscript(
     counters.linesSkipped += r.linesSkipped;
     // Lines the filter took unparsed were recognised by their Claude-specific heads: records too.
     summary.records += r.linesIgnored;
-    options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, messages: { sessionId: id, from, items } });
+    options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, ...(search ? { messages: { sessionId: id, from, items } } : {}) });
   } catch (e) {
     skip(counters, file, e, 'read failed');
     return undefined;

@@ -33,6 +33,7 @@ export interface MessagePage {
 export const MESSAGE_TEXT_MAX = 32 * 1024;
 
 export function clipMessageText(text: string, max = MESSAGE_TEXT_MAX): string {
-  const t = text.trim();
+  // Cut before trimming: a megabyte of tool output is not scanned end to end to keep its first 32 KiB.
+  const t = (text.length > max + 1024 ? text.slice(0, max + 1024) : text).trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }

@@ -28,7 +28,7 @@ export const SEARCH_TABLES_SQL = `
     position INTEGER NOT NULL
   );
   CREATE INDEX search_docs_path ON search_docs(path);
-  CREATE VIRTUAL TABLE search_text USING fts5(text, tags, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
+  CREATE VIRTUAL TABLE search_text USING fts5(text, tags, tokenize = 'unicode61 remove_diacritics 2');
 `;
 
 /** A put's messages, kept in put order until the flush writes them. */

@@ -116,6 +116,16 @@ export function createHerdrPanes(options: HerdrPanesOptions = {}): HerdrPanes {
       // herdr's own UI is the client; the API does not say whether one is attached.
       return { outcome: 'focused', pane, client: null };
     },
+    async type(paneId, text) {
+      // One write: herdr wraps the text in bracketed paste when the application enabled it, then Enter.
+      try {
+        await call('pane.send_input', { pane_id: paneId, text, keys: ['Enter'] });
+        return 'typed';
+      } catch (e) {
+        if (e instanceof HerdrError && e.code === 'pane_not_found') return 'pane_not_found';
+        throw e;
+      }
+    },
     async open(request): Promise<OpenResult> {
       if (request.argv.length === 0) throw new Error('herdr open: empty argv');
       let result: HerdrResult;

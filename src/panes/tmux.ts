@@ -9,8 +9,8 @@ import type { FocusResult, OpenRequest, OpenResult, PaneInfo, PaneManager } from
 import { createPaneListCache } from './tmux-pane-cache.ts';
 import { resolveTmuxSocket } from './tmux-socket.ts';
 
-/** Runs one tmux command (argv after `-S socket`); resolves stdout, rejects with stderr. */
-export type TmuxExec = (args: string[]) => Promise<string>;
+/** Runs one tmux command (argv after `-S socket`), `input` on its stdin; resolves stdout, rejects with stderr. */
+export type TmuxExec = (args: string[], input?: string) => Promise<string>;
 
 export interface TmuxPanesOptions {
   /** Server socket. Default: from `TMUX`, else tmux's default socket for this uid. */
@@ -72,12 +72,14 @@ export function createTmuxPanes(options: TmuxPanesOptions = {}): TmuxPanes {
   const timeout = options.timeoutMs ?? 5000;
   const exec: TmuxExec =
     options.exec ??
-    ((args) =>
+    ((args, input) =>
       new Promise((resolve, reject) => {
-        execFile('tmux', ['-S', socket, ...args], { timeout, encoding: 'utf8', maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
+        const child = execFile('tmux', ['-S', socket, ...args], { timeout, encoding: 'utf8', maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
           if (error) reject(new Error(`tmux ${args[0]}: ${stderr.trim() || error.message}`));
           else resolve(stdout);
         });
+        child.stdin?.on('error', () => {});
+        child.stdin?.end(input ?? '');
       }));
   const clock = options.clock ?? Date.now;
   const cache = createPaneListCache(options.listTtlMs ?? 10_000);
@@ -149,6 +151,22 @@ export function createTmuxPanes(options: TmuxPanesOptions = {}): TmuxPanes {
         // The pane exists (select-* passed) but no terminal is attached to the server.
         if (/no current client|no client/i.test((e as Error).message)) return { outcome: 'no_client', pane, hint: `tmux -S ${socket} attach -t ${paneId}` };
         return { outcome: 'pane_not_found', pane };
+      }
+    },
+    async type(paneId, text) {
+      if (!PANE_ID.test(paneId)) return 'pane_not_found';
+      // One exec, commands run in order: the text goes in through stdin (load-buffer -), never argv;
+      // a pane in copy mode leaves it first (else Enter would act on the mode); paste-buffer -p
+      // brackets the paste when the application asked for it (every agent TUI does), so newlines
+      // arrive as text, and -d drops the buffer; Enter is a separate key after the paste.
+      const buffer = `muster-send-${globalThis.crypto.randomUUID()}`;
+      try {
+        await exec(['load-buffer', '-b', buffer, '-', ';', 'if-shell', '-F', '-t', paneId, '#{pane_in_mode}', `send-keys -t ${paneId} -X cancel`, ';', 'paste-buffer', '-p', '-d', '-b', buffer, '-t', paneId, ';', 'send-keys', '-t', paneId, 'Enter'], text);
+        return 'typed';
+      } catch (e) {
+        await exec(['delete-buffer', '-b', buffer]).catch(() => {});
+        if (/can't find pane|no such pane/i.test((e as Error).message)) return 'pane_not_found';
+        throw e;
       }
     },
     async open(request): Promise<OpenResult> {

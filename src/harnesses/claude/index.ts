@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { defineHarness } from '../adapter.ts';
 import { isUuid } from '../../core/ids.ts';
 import { dirFromEnv, userHome } from '../homes.ts';
-import { claudeHeadless, claudeResumeArgv } from './commands.ts';
+import { claudeHeadless, claudeResumeArgv, claudeSend } from './commands.ts';
 import { claudeHooks } from './hooks.ts';
 import { claudeInstallTarget } from './install.ts';
 import { planClaude } from './launch.ts';
@@ -33,6 +33,7 @@ export const claude = defineHarness({
     return createClaudeSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git });
   },
   resumeArgv: claudeResumeArgv,
+  send: claudeSend,
   planLaunch: planClaude,
   hooks: claudeHooks,
   installTarget: claudeInstallTarget,

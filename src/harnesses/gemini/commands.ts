@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Headless, TurnOutput } from '../adapter.ts';
+import type { Headless, SendSupport, TurnOutput } from '../adapter.ts';
 import { isUuid } from '../../core/ids.ts';
 import { num, type Json } from '../json-lines.ts';
 import { readRegularText } from '../../discovery/regular-file/index.ts';
@@ -118,4 +118,9 @@ export const geminiHeadless: Headless = {
   continueWithHooks(sessionId, prompt) {
     return { argv: ['gemini', '-o', 'json', '--resume', sessionId, `--prompt=${prompt}`] };
   },
+};
+
+/** `muster send`: `gemini --resume <id> --prompt-interactive=<text>` (runs the prompt, stays interactive). */
+export const geminiSend: SendSupport = {
+  resumeWithPrompt: (id, text) => (isUuid(id) ? ['gemini', '--resume', id.toLowerCase(), `--prompt-interactive=${text}`] : null),
 };

@@ -58,8 +58,12 @@ test('a status nobody reports (Gemini CLI without hooks) is busy: Muster does no
   assert.match(p.channel === null ? p.message : '', /muster gemini/);
 });
 
-test('a live process matched by directory only is never typed into', () => {
+test('a live process matched by directory only is never typed into; a verified one Muster will not signal is', () => {
   assert.equal(short(chooseChannel(facts('codex', { canEnd: false }))), 'refused:unsupported');
+  // An embedded Codex TUI holds its thread's lock (verified) but dies uncleanly on a signal (canEnd false).
+  const embedded = facts('codex', { canEnd: false });
+  assert.equal(short(chooseChannel({ ...embedded, session: { ...embedded.session, processVerified: true } })), 'pane');
+  assert.equal(short(chooseChannel({ ...embedded, session: { ...embedded.session, canEnd: true, processVerified: false } })), 'refused:unsupported');
 });
 
 test('a dormant session is resumed with the prompt, where the harness can take one on its command line', () => {

@@ -21,7 +21,7 @@ import type { SendSupport } from '../harnesses/adapter.ts';
 export type SendChannel = 'inbox' | 'server' | 'pane' | 'resume';
 
 export interface ChannelFacts {
-  session: Pick<Session, 'id' | 'harness' | 'live' | 'canEnd' | 'promptable'>;
+  session: Pick<Session, 'id' | 'harness' | 'live' | 'canEnd' | 'processVerified' | 'promptable'>;
   /** The status of the process the prompt is for (the session's, or one of its `processes`). */
   status: SessionStatus;
   /** False when nothing reports what the process is doing (a Gemini CLI run without Muster's hooks). */
@@ -48,7 +48,7 @@ export function chooseChannel(f: ChannelFacts): ChannelPlan {
     if (!f.support) return refuse('unsupported', `${s.harness} sessions cannot be resumed with a prompt; resume it, then send`);
     return { channel: 'resume', queued: false };
   }
-  if (!s.canEnd) {
+  if (!(s.processVerified ?? s.canEnd)) {
     return refuse('unsupported', `session ${s.id}'s process is not verified to be ${s.harness} (matched by its directory only): Muster types only into a verified process; type in its own terminal`);
   }
   if (!f.statusKnown) {

@@ -92,7 +92,7 @@ export function createSender(opts: SenderOptions): Sender {
     if (!opts.panes) throw new MusterError('no_pane_manager', 'no pane manager (tmux or herdr) is configured: Muster has nowhere to type');
     const fresh = await opts.hub.source(s.harness)?.get(s.id);
     if (!fresh?.live || !fresh.pids.includes(pid)) throw new MusterError('not_running', `process ${pid} no longer has session ${s.id} open`);
-    if (!fresh.canEnd) throw new MusterError('unsupported', `session ${s.id}'s process is not verified to be ${s.harness}: Muster types only into a verified process`);
+    if (!(fresh.processVerified ?? fresh.canEnd)) throw new MusterError('unsupported', `session ${s.id}'s process is not verified to be ${s.harness}: Muster types only into a verified process`);
     const ticks = opts.startTicks(pid);
     if (ticks === null) throw new MusterError('not_running', `process ${pid} of session ${s.id} exited`);
     const t = await opts.panes.target(pid);

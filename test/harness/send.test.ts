@@ -33,7 +33,7 @@ describe('muster send to real harnesses', () => {
   before(async () => {
     model = await startFakeModel();
     model.onRequest(keywordHandler());
-    for (const name of ['claude', 'pi', 'opencode'] as const) {
+    for (const name of ['claude', 'pi', 'opencode', 'codex'] as const) {
       const cli = await ensureHarnessCli(name);
       envs.set(name, harnessEnv(name, { root, modelUrl: model.url, binDir: cli.binDir }));
     }
@@ -61,6 +61,7 @@ describe('muster send to real harnesses', () => {
     const pane = await tmux.newPane(argv, { cwd: h.cwd, env });
     if (name === 'opencode') await tmux.waitForText(pane.id, /Ask anything/, 90_000);
     if (name === 'claude') await tmux.waitForText(pane.id, /❯|>/, 60_000);
+    if (name === 'codex') await tmux.waitForText(pane.id, /›|context left|send/i, 60_000);
     const first = `first prompt for ${name}`;
     await typeUntilSent(tmux, model, pane.id, first, 5, 8_000);
     const session = await d.waitFor((s) => s.harness === name && !known.has(s.id) && s.live && s.status === 'idle', 90_000, `${name} idle after its first turn`);
@@ -158,6 +159,16 @@ describe('muster send to real harnesses', () => {
     assert.equal(queued['queued'], true);
     await until('the queued prompt reached the model after the slow turn', () => reached('queued while working', mark), 90_000);
     assert.ok(firstAt('SLOW6 a slow turn', mark) < firstAt('queued while working', mark), model.requests.slice(mark).map((x) => lastUserText(x)).join(' | '));
+  });
+
+  it('Codex through `muster codex` (an embedded TUI: verified by its lock, never signalled): typed into its pane; it reaches the model', { timeout: SCENARIO_MS }, async () => {
+    const { pane, session } = await start('codex', 'wrapper');
+    assert.equal(session.canEnd, false);
+    const mark = model.requests.length;
+    const r = await send(session.id, 'second prompt for codex\nwith a second line');
+    assert.equal(r['delivered'], 'pane');
+    assert.equal((r['pane'] as { id: string }).id, pane.id);
+    await until('the model got it, both lines in one prompt', () => model.requests.slice(mark).some((x) => !x.sideCall && lastUserText(x).includes('second prompt for codex\nwith a second line')), 90_000, () => tmux.capture(pane.id));
   });
 
   it('a dormant Claude session is resumed in a new tmux window with the prompt, which reaches the model', { timeout: SCENARIO_MS }, async () => {

@@ -13,6 +13,8 @@ export interface HerdrPanesOptions {
   env?: NodeJS.ProcessEnv;
   /** Bound on one call, ms. Default: 3000. */
   timeoutMs?: number;
+  /** Pause between a typed paste and its Enter, ms (see TmuxPanesOptions.submitDelayMs). Default: 250. */
+  submitDelayMs?: number;
 }
 
 export interface HerdrPanes extends PaneManager {
@@ -117,9 +119,12 @@ export function createHerdrPanes(options: HerdrPanesOptions = {}): HerdrPanes {
       return { outcome: 'focused', pane, client: null };
     },
     async type(paneId, text) {
-      // One write: herdr wraps the text in bracketed paste when the application enabled it, then Enter.
+      // herdr wraps the text in bracketed paste when the application enabled it; Enter follows apart,
+      // after a pause (one write with both would reach Gemini CLI as a newline, not a submit).
       try {
-        await call('pane.send_input', { pane_id: paneId, text, keys: ['Enter'] });
+        await call('pane.send_input', { pane_id: paneId, text });
+        await new Promise((r) => setTimeout(r, options.submitDelayMs ?? 250));
+        await call('pane.send_keys', { pane_id: paneId, keys: ['Enter'] });
         return 'typed';
       } catch (e) {
         if (e instanceof HerdrError && e.code === 'pane_not_found') return 'pane_not_found';

@@ -9,6 +9,8 @@ import type { FocusResult, OpenRequest, OpenResult, PaneInfo, PaneManager } from
 import { createPaneListCache } from './tmux-pane-cache.ts';
 import { resolveTmuxSocket } from './tmux-socket.ts';
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 /** Runs one tmux command (argv after `-S socket`), `input` on its stdin; resolves stdout, rejects with stderr. */
 export type TmuxExec = (args: string[], input?: string) => Promise<string>;
 
@@ -23,6 +25,12 @@ export interface TmuxPanesOptions {
   timeoutMs?: number;
   /** Command runner. Default: execFile('tmux', ['-S', socket, ...args]). */
   exec?: TmuxExec;
+  /**
+   * Pause between a typed paste and its Enter, ms. Default: 250. Gemini CLI 0.61 takes an Enter that
+   * comes within 40 ms of a paste as a newline, not a submit (so a paste ending in a newline does not
+   * send itself); sent in one write, the Enter would never submit.
+   */
+  submitDelayMs?: number;
   /** How long a listing may be reused while the server's pane processes are unchanged, ms. Default: 10000. */
   listTtlMs?: number;
   clock?: () => number;
@@ -155,19 +163,27 @@ export function createTmuxPanes(options: TmuxPanesOptions = {}): TmuxPanes {
     },
     async type(paneId, text) {
       if (!PANE_ID.test(paneId)) return 'pane_not_found';
-      // One exec, commands run in order: the text goes in through stdin (load-buffer -), never argv;
-      // a pane in copy mode leaves it first (else Enter would act on the mode); paste-buffer -p
+      // Commands of one exec run in order: the text goes in through stdin (load-buffer -), never
+      // argv; a pane in copy mode leaves it first (else keys would act on the mode); paste-buffer -p
       // brackets the paste when the application asked for it (every agent TUI does), so newlines
-      // arrive as text, and -d drops the buffer; Enter is a separate key after the paste.
+      // arrive as text; -d drops the buffer. Enter follows as its own key, after a pause.
       const buffer = `muster-send-${globalThis.crypto.randomUUID()}`;
+      const gone = (e: unknown) => /can't find pane|no such pane/i.test((e as Error).message);
       try {
-        await exec(['load-buffer', '-b', buffer, '-', ';', 'if-shell', '-F', '-t', paneId, '#{pane_in_mode}', `send-keys -t ${paneId} -X cancel`, ';', 'paste-buffer', '-p', '-d', '-b', buffer, '-t', paneId, ';', 'send-keys', '-t', paneId, 'Enter'], text);
-        return 'typed';
+        await exec(['load-buffer', '-b', buffer, '-', ';', 'if-shell', '-F', '-t', paneId, '#{pane_in_mode}', `send-keys -t ${paneId} -X cancel`, ';', 'paste-buffer', '-p', '-d', '-b', buffer, '-t', paneId], text);
       } catch (e) {
         await exec(['delete-buffer', '-b', buffer]).catch(() => {});
-        if (/can't find pane|no such pane/i.test((e as Error).message)) return 'pane_not_found';
+        if (gone(e)) return 'pane_not_found';
         throw e;
       }
+      await sleep(options.submitDelayMs ?? 250);
+      try {
+        await exec(['send-keys', '-t', paneId, 'Enter']);
+      } catch (e) {
+        if (gone(e)) return 'pane_not_found';
+        throw e;
+      }
+      return 'typed';
     },
     async open(request): Promise<OpenResult> {
       if (request.argv.length === 0) throw new Error('tmux open: empty argv');

@@ -33,7 +33,7 @@ describe('muster send to real harnesses', () => {
   before(async () => {
     model = await startFakeModel();
     model.onRequest(keywordHandler());
-    for (const name of ['claude', 'pi', 'opencode', 'codex'] as const) {
+    for (const name of ['claude', 'pi', 'opencode', 'codex', 'gemini', 'copilot'] as const) {
       const cli = await ensureHarnessCli(name);
       envs.set(name, harnessEnv(name, { root, modelUrl: model.url, binDir: cli.binDir }));
     }
@@ -62,6 +62,8 @@ describe('muster send to real harnesses', () => {
     if (name === 'opencode') await tmux.waitForText(pane.id, /Ask anything/, 90_000);
     if (name === 'claude') await tmux.waitForText(pane.id, /❯|>/, 60_000);
     if (name === 'codex') await tmux.waitForText(pane.id, /›|context left|send/i, 60_000);
+    if (name === 'gemini') await tmux.waitForText(pane.id, /Type your message/, 60_000);
+    if (name === 'copilot') await tmux.waitForText(pane.id, /Interactive ·/, 90_000);
     const first = `first prompt for ${name}`;
     await typeUntilSent(tmux, model, pane.id, first, 5, 8_000);
     const session = await d.waitFor((s) => s.harness === name && !known.has(s.id) && s.live && s.status === 'idle', 90_000, `${name} idle after its first turn`);
@@ -170,6 +172,28 @@ describe('muster send to real harnesses', () => {
     assert.equal((r['pane'] as { id: string }).id, pane.id);
     await until('the model got it, both lines in one prompt', () => model.requests.slice(mark).some((x) => !x.sideCall && lastUserText(x).includes('second prompt for codex\nwith a second line')), 90_000, () => tmux.capture(pane.id));
   });
+
+  for (const name of ['gemini', 'copilot'] as const) {
+    it(`${name} through \`muster ${name}\`: typed into its verified pane; it reaches the model; while working its TUI queues it`, { timeout: SCENARIO_MS }, async () => {
+      // Gemini CLI takes no per-process settings: \`muster gemini\` needs Muster's extension installed once.
+      if (name === 'gemini') assert.equal((await d.muster(['hooks', 'install', '--harness', 'gemini'])).code, 0);
+      const { pane, session } = await start(name, 'wrapper');
+      const mark = model.requests.length;
+      const r = await send(session.id, `second prompt for ${name}\nwith a second line`);
+      assert.equal(r['delivered'], 'pane');
+      assert.equal((r['pane'] as { id: string }).id, pane.id);
+      await until('the model got it, both lines in one prompt', () => model.requests.slice(mark).some((x) => !x.sideCall && lastUserText(x).includes(`second prompt for ${name}\nwith a second line`)), 90_000, async () => `${await tmux.capture(pane.id)}\n--- requests ---\n${model.requests.slice(mark).map((x) => JSON.stringify(lastUserText(x))).join('\n')}`);
+      await d.waitFor((s) => s.id === session.id && s.status === 'idle', 60_000, `${name} idle`);
+      const m2 = model.requests.length;
+      await send(session.id, 'SLOW8 a slow turn');
+      await d.waitFor((s) => s.id === session.id && s.status === 'working', 30_000, `${name} working`);
+      const queued = await send(session.id, 'queued while working');
+      assert.equal(queued['queued'], true);
+      const at = (t: string) => model.requests.slice(m2).findIndex((x) => !x.sideCall && lastUserText(x).endsWith(t));
+      await until('the queued prompt reached the model after the slow turn', () => at('queued while working') >= 0, 90_000, () => tmux.capture(pane.id));
+      assert.ok(at('SLOW8 a slow turn') < at('queued while working'));
+    });
+  }
 
   it('a dormant Claude session is resumed in a new tmux window with the prompt, which reaches the model', { timeout: SCENARIO_MS }, async () => {
     const s = (await d.listSessions()).find((x) => x.harness === 'claude');

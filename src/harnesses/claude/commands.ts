@@ -43,7 +43,10 @@ export const claudeHeadless: Headless = {
   },
 };
 
-/** `muster send`: `claude --resume <id> -- <text>` (after `--` a text starting with `-` is still the prompt). */
+/**
+ * `muster send`: `claude --resume <id> -- <text>` (after `--` a text starting with `-` is still the
+ * prompt). Its TUI queues a prompt typed while a turn runs and submits it after (observed, 2.1.332).
+ */
 export const claudeSend: SendSupport = {
   resumeWithPrompt: (id, text) => (isUuid(id) ? ['claude', '--resume', id, '--', text] : null),
   queuesTyped: true,

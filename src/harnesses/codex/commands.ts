@@ -51,7 +51,11 @@ export const codexHeadless: Headless = {
   },
 };
 
-/** `muster send`: `codex resume <id> -- <text>` (the optional PROMPT of `codex resume --help`). */
+/**
+ * `muster send`: `codex resume <id> -- <text>` (the optional PROMPT of `codex resume --help`). Its TUI
+ * does not queue a prompt typed while a turn runs: 0.171.0 sent it to the model mid-turn (a steer),
+ * so a working Codex session reached through its pane is busy.
+ */
 export const codexSend: SendSupport = {
   resumeWithPrompt: (id, text) => (isUuid(id) ? ['codex', 'resume', id.toLowerCase(), '--', text] : null),
 };

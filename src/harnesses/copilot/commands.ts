@@ -86,7 +86,12 @@ export function copilotHeadless(homeOf: (env: NodeJS.ProcessEnv) => string): Hea
   };
 }
 
-/** `muster send`: `copilot --resume=<id> --interactive=<text>` (runs the prompt, stays interactive). */
+/**
+ * `muster send`: `copilot --resume=<id> --interactive=<text>` (runs the prompt, stays interactive).
+ * Its TUI keeps a prompt typed while a turn runs as `pending` and sends it once the turn ends
+ * (observed, 1.0.102).
+ */
 export const copilotSend: SendSupport = {
   resumeWithPrompt: (id, text) => (isUuid(id) ? ['copilot', `--resume=${id.toLowerCase()}`, `--interactive=${text}`] : null),
+  queuesTyped: true,
 };

@@ -120,7 +120,12 @@ export const geminiHeadless: Headless = {
   },
 };
 
-/** `muster send`: `gemini --resume <id> --prompt-interactive=<text>` (runs the prompt, stays interactive). */
+/**
+ * `muster send`: `gemini --resume <id> --prompt-interactive=<text>` (runs the prompt, stays
+ * interactive). Its TUI queues a prompt typed while a turn runs ("Queued (press ↑ to edit)") and sends
+ * it once the turn ends (observed, 0.61.0).
+ */
 export const geminiSend: SendSupport = {
   resumeWithPrompt: (id, text) => (isUuid(id) ? ['gemini', '--resume', id.toLowerCase(), `--prompt-interactive=${text}`] : null),
+  queuesTyped: true,
 };

@@ -196,7 +196,7 @@ describe('send through the daemon (real tmux, stand-in agents)', () => {
     assert.equal(existsSync(marker), false);
   });
 
-  it('ids, harnesses and the route are checked first: 400 for a malformed id or harness, 404 for another harness\'s session', async () => {
+  it('ids, harnesses, token and Origin are checked first: 400 for a malformed id or harness, 404 for another harness\'s session, 401, 403', async () => {
     assert.equal((await send('$(touch x)', { text: 'hi' })).status, 400);
     assert.equal((await send(TUI, { text: 'hi' }, 'nope')).status, 400);
     const other = await send(TUI, { text: 'hi' }, 'codex');
@@ -204,6 +204,8 @@ describe('send through the daemon (real tmux, stand-in agents)', () => {
     assert.equal(other.json.error?.code, 'session_not_found');
     const noToken = await fetch(`${api.base}/api/sessions/claude/${TUI}/send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"hi"}' });
     assert.equal(noToken.status, 401);
+    const foreign = await fetch(`${api.base}/api/sessions/claude/${TUI}/send`, { method: 'POST', headers: { authorization: `Bearer ${api.token}`, origin: 'http://evil.example', 'content-type': 'application/json' }, body: '{"text":"hi"}' });
+    assert.equal(foreign.status, 403, 'a cross-origin send is refused like every action');
   });
 
   it('every send is in the action log with who and the outcome', async () => {

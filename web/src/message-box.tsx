@@ -71,7 +71,7 @@ export function MessageBox({ session: s }: { session: Session }) {
       />
       <div className="message-row">
         <span className={`muted${bytes > MAX_PROMPT_BYTES ? ' over' : ''}`}>{bytes > MAX_PROMPT_BYTES * 0.8 ? `${bytes} / ${MAX_PROMPT_BYTES} bytes` : ''}{check && !check.ok ? check.message : ''}</span>
-        <button type="submit" className="primary" disabled={busy || !check?.ok}>{busy ? 'Sending…' : s.live || s.promptable ? 'Send' : 'Resume with it'}</button>
+        <button type="submit" className="primary" disabled={busy || !check?.ok}>{busy ? 'Sending…' : 'Send'}</button>
       </div>
       {result && <div className={`outcome ${result.ok ? 'good' : 'bad'}`} role="status" data-testid="message-outcome">{result.message}</div>}
     </form>

@@ -132,6 +132,16 @@ describe('send: pane and resume paths against a Claude home', () => {
     assert.equal(panes.typed.length, before);
   });
 
+  it('a question the harness\'s files show just now wins over an idle listing: busy, nothing typed', async () => {
+    panes.set((pid) => ({ ok: true, pane: PANE, startTicks: proc.read(pid)?.startTicks ?? -1 }));
+    const before = panes.typed.length;
+    writeRegistry(home, { pid: 5001, sessionId: LIVE, procStart: 777, cwd, status: 'waiting', waitingFor: 'permission prompt' });
+    await assert.rejects(sender.send(LIVE, '1', 'cli'), code('busy'));
+    writeRegistry(home, { pid: 5001, sessionId: LIVE, procStart: 777, cwd });
+    await hub.refresh('claude');
+    assert.equal(panes.typed.length, before);
+  });
+
   it('a pid that is not one of the session\'s processes is process_not_found', async () => {
     await assert.rejects(sender.send(LIVE, 'hello', 'cli', { pid: 5002 }), code('process_not_found'));
   });

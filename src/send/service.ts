@@ -93,6 +93,10 @@ export function createSender(opts: SenderOptions): Sender {
     const fresh = await opts.hub.source(s.harness)?.get(s.id);
     if (!fresh?.live || !fresh.pids.includes(pid)) throw new MusterError('not_running', `process ${pid} no longer has session ${s.id} open`);
     if (!(fresh.processVerified ?? fresh.canEnd)) throw new MusterError('unsupported', `session ${s.id}'s process is not verified to be ${s.harness}: Muster types only into a verified process`);
+    // The harness's own files may already say it asks something the listing has not caught up with.
+    if ((fresh.processes?.find((p) => p.pid === pid)?.status ?? fresh.status) === 'waiting') {
+      throw new MusterError('busy', `session ${s.id} is waiting for you (a permission prompt or a question): typed text would answer it; answer it in its pane first`);
+    }
     const ticks = opts.startTicks(pid);
     if (ticks === null) throw new MusterError('not_running', `process ${pid} of session ${s.id} exited`);
     const t = await opts.panes.target(pid);

@@ -70,6 +70,13 @@ export const COMMANDS: ReadonlyMap<string, CommandSpec> = new Map<string, Comman
   ['show', { synopsis: 'show <id>', summary: 'one session', positionals: true, load: () => import('./commands/show.ts') }],
   ['focus', { synopsis: 'focus <id> [--pid N]', summary: "bring a live session's tmux/herdr pane (or that process's) to the front", options: { pid: str('N', 'one of the session\'s processes (a session open in several at once)') }, positionals: true, load: () => import('./commands/focus.ts') }],
   ['resume', { synopsis: 'resume <id> [--print]', summary: 'reopen a dormant session in a new pane (live: focus)', options: { print: flag('open nothing; print { argv, cwd }, the command to run by hand') }, positionals: true, load: () => import('./commands/resume.ts') }],
+  ['send', {
+    synopsis: 'send <id> "<text>" [--pid N]',
+    summary: "the text as the session's next prompt: its harness's own channel, else typed into its verified pane; a dormant one is resumed with it (- reads the text from stdin)",
+    options: { pid: str('N', "one of the session's processes (a session open in several at once)") },
+    positionals: true,
+    load: () => import('./commands/send.ts'),
+  }],
   ['end', { synopsis: 'end <id> [--pid N]', summary: "end a live session (or only that process) with its harness's clean signal", options: { pid: str('N', 'only this one of the session\'s processes') }, positionals: true, load: () => import('./commands/end.ts') }],
   ['new', {
     synopsis: 'new <harness> [--cwd DIR] [--worktree BRANCH] [--name NAME] [--prompt TEXT] [--goal TEXT [--budget TOKENS] [--max-turns N] [--auditor SPEC]] [--focus] [--wait SECONDS] [--json]',

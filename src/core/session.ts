@@ -71,6 +71,12 @@ export interface Session {
   pane: PaneRef | null;
   /** True only for a live session whose process is verified to be this harness (executable or argv, and start time). */
   canEnd: boolean;
+  /**
+   * True when the live process is verified to be this harness — the test `canEnd` rests on — where
+   * Muster still will not signal it (an embedded Codex TUI dies uncleanly on a signal). Absent:
+   * `canEnd` says whether the process is verified. `muster send` types only into a verified process.
+   */
+  processVerified?: boolean;
   /** The harness's own resume command as an argv array (never a shell string), run in `cwd`. */
   resumeArgv: string[] | null;
   /** Prompt-cache expiry (Claude: last assistant message + 5 min), when known. */

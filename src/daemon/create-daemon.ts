@@ -22,6 +22,9 @@ import { createInbox } from '../inbox/index.ts';
 import { createDriveCheck } from './goal-drive-check.ts';
 import { watchServerTurns } from './server-turns.ts';
 import { actionRoutes } from '../server/routes/actions.ts';
+import { sendRoutes } from '../server/routes/send.ts';
+import { createSender } from '../send/index.ts';
+import { adapterFor } from '../harnesses/registry.ts';
 import { createPaneService } from '../panes/index.ts';
 import { isDirectory } from './fs-checks.ts';
 import { sessionTailRoutes } from '../server/routes/session-tail.ts';
@@ -29,7 +32,7 @@ import { characterRoutes } from '../server/routes/characters.ts';
 import { packRoutes } from '../server/routes/packs.ts';
 import { sceneRoutes } from '../server/routes/scene.ts';
 import { createCharacterService, createSceneService } from '../board/index.ts';
-import { createActions, createHub, createHookStatus, type Actions, type Hub } from '../hub/index.ts';
+import { createActionRecorder, createActions, createHub, createHookStatus, type Actions, type Hub } from '../hub/index.ts';
 import { createHookService, createHookSightings } from '../hooks/index.ts';
 import { createLaunchService } from '../launch/index.ts';
 import { hookRoutes } from '../server/routes/hooks.ts';
@@ -116,7 +119,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     disposers.push(() => hub.close());
     // tmux (the user's server, or MUSTER_TMUX_SOCKET) and herdr (its socket, when found).
     const panes = createPaneService({ proc, env, tmuxSocket: env.MUSTER_TMUX_SOCKET?.trim() || undefined, log });
-    const actions = createActions({ hub, bus, log: store.actions, panes, isDirectory, ready: () => hub.ready(), logLine: log });
+    const record = createActionRecorder({ log: store.actions, bus, logLine: log });
+    const actions = createActions({ hub, bus, log: store.actions, record, panes, isDirectory, ready: () => hub.ready(), logLine: log });
     bus.on('settings.updated', (e) => {
       rescanSeconds = Number(e.data.rescanSeconds ?? rescanSeconds);
     });
@@ -189,6 +193,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       log,
     });
     disposers.push(watchServerTurns({ bus, hub, inbox, goals, log }));
+    // `muster send`, the board's message box, the TUI's m: the harness's own channel, else its verified pane.
+    const sender = createSender({ hub, ready: () => hub.ready(), inbox, support: (h) => adapterFor(h).send, panes, startTicks: (pid) => proc.read(pid)?.startTicks ?? null, isDirectory, record });
     const goalHookDecision = createHookDecider({
       onTurnFinished: (turn) => goals.onTurnFinished(turn),
       turnEndOf,
@@ -272,6 +278,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         harnessRoutes({ installed: installedOn(env) }),
         sessionRoutes({ hub, decorate: (s) => actions.decorate(s) }),
         actionRoutes({ actions, history: store.actions }),
+        sendRoutes({ sender }),
         newSessions.routes,
         sessionTailRoutes({ hub }),
         hookRoutes({ hooks, launches }),

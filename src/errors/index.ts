@@ -34,6 +34,8 @@ export type ErrorCode =
   | 'no_pane'
   | 'no_client'
   | 'no_pane_manager'
+  | 'pane_mismatch'
+  | 'busy'
   | 'cwd_missing'
   | 'cwd_unknown'
   | 'usage'
@@ -90,6 +92,10 @@ const STATUS: Record<ErrorCode, number> = {
   no_pane: 409,
   no_client: 409,
   no_pane_manager: 503,
+  /** The pane's foreground process is not the session's verified process: nothing is typed into it. */
+  pane_mismatch: 409,
+  /** The session is working (or waiting on a prompt of its own) and its channel cannot queue a prompt. */
+  busy: 409,
   cwd_missing: 409,
   cwd_unknown: 409,
   usage: 400,

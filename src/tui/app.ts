@@ -55,6 +55,7 @@ export interface Tui {
 
 function outcomeOf(body: Record<string, unknown>): string {
   if (typeof body.outcome === 'string') return body.outcome.replace('_', ' ');
+  if (typeof body.delivered === 'string') return `${body.delivered === 'resumed' ? 'resumed with it' : `sent (${body.delivered})`}${body.queued === true ? ', queued behind the running turn' : ''}`;
   const page = body.page as { status?: string } | undefined;
   if (page?.status) return page.status;
   const goal = body.goal as { status?: string } | undefined;

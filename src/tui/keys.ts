@@ -67,6 +67,9 @@ function sessionKeys(state: TuiState, key: Key, ctx: KeyContext): KeyResult {
       if (!s) return need();
       if (!s.live) return none(flash(state, `${shortId(s.id)} is not running`, 'error', ctx.now));
       return none(withMode(state, { kind: 'confirm', prompt: `End ${s.harness} session "${s.title}" (${shortId(s.id)})?`, call: { label: `end ${shortId(s.id)}`, method: 'POST', path: '/end', body: { sessionId: s.id, via: 'cli' } } }));
+    case 'm':
+      if (!s) return need();
+      return none(withMode(state, { kind: 'input', purpose: 'send', prompt: `${s.live ? 'Send to' : 'Resume with'} ${shortId(s.id)}: `, text: '', target: s.id }));
     case 's':
       if (!s) return need();
       return none(withMode(state, { kind: 'input', purpose: 'goal', prompt: `Goal for ${shortId(s.id)}: `, text: goal?.objective ?? '', target: s.id }));
@@ -133,6 +136,10 @@ function inputKeys(state: TuiState, mode: Extract<Mode, { kind: 'input' }>, key:
     if (!text || !mode.target) return none(flash(back, 'nothing sent (empty)', 'info', ctx.now));
     if (mode.purpose === 'answer') return { state: back, effects: [call('answer', 'POST', `/pages/${encodeURIComponent(mode.target)}/answer`, { text })] };
     const harness = state.sessions.get(mode.target)?.harness;
+    if (mode.purpose === 'send') {
+      if (!harness) return none(flash(back, 'that session is gone', 'error', ctx.now));
+      return { state: back, effects: [call(`send to ${shortId(mode.target)}`, 'POST', `/sessions/${harness}/${encodeURIComponent(mode.target)}/send`, { text, via: 'cli' })] };
+    }
     return { state: back, effects: [call(`set goal of ${shortId(mode.target)}`, 'POST', '/goals', { sessionId: mode.target, objective: text, ...(harness ? { harness } : {}) })] };
   }
   if (key.ch && !key.ctrl && !key.meta) return none(setText(mode.text + key.ch));

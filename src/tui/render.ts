@@ -32,7 +32,7 @@ export const FLASH_MS = 5000;
 export const HELP: [string, string][] = [
   ['↑↓ j k', 'move'], ['PgUp PgDn g G', 'page, first, last'], ['Tab', 'sessions ⇄ pages inbox'],
   ['Enter', 'focus a live session / resume a dormant one'], ['f', 'focus the session\'s tmux/herdr pane'], ['r', 'resume (a new pane; live: focus)'],
-  ['n', 'new session in its directory (Tab: harness; type the first prompt)'], ['x', 'end the session (asks first)'], ['s', 'set the goal (type the objective)'], ['p / u', 'pause / resume the goal'], ['c', 'clear the goal (asks first)'],
+  ['n', 'new session in its directory (Tab: harness; type the first prompt)'], ['x', 'end the session (asks first)'], ['m', 'send a message: its next prompt (dormant: resumed with it)'], ['s', 'set the goal (type the objective)'], ['p / u', 'pause / resume the goal'], ['c', 'clear the goal (asks first)'],
   ['/', 'search'], ['t', 'filter by status (cycles)'], ['h', 'filter by harness (cycles)'], ['a', 'all ended sessions / recent only'], ['Esc', 'clear filters'],
   ['pages: a Enter', 'answer in free text'], ['pages: 1-9', 'answer with that choice'], ['pages: d', 'dismiss'],
   ['Ctrl-L', 'redraw'], ['Ctrl-Z', 'suspend'], ['? / q', 'this help / quit'],
@@ -68,7 +68,7 @@ function statusLine(state: TuiState, columns: number, now: number, style: Style)
     return textLine(state.flash.text, columns, style, ...tones);
   }
   const hints = state.view === 'sessions'
-    ? '?:keys  Tab:pages  Enter/f:focus  r:resume  n:new  x:end  s/p/u/c:goal  /:search  t/h:filter  q:quit'
+    ? '?:keys  Tab:pages  Enter/f:focus  r:resume  n:new  x:end  m:send  s/p/u/c:goal  /:search  t/h:filter  q:quit'
     : '?:keys  Tab:sessions  a:answer  1-9:choice  d:dismiss  /:search  q:quit';
   if (!state.spend) return textLine(hints, columns, style, 'dim');
   // Today's spend keeps its place at the right; the hints give way first on a narrow terminal.

@@ -32,7 +32,7 @@ export type Effect = { kind: 'quit' } | { kind: 'suspend' } | { kind: 'redraw' }
 export type Mode =
   | { kind: 'normal' }
   | { kind: 'help' }
-  | { kind: 'input'; purpose: 'search' | 'answer' | 'goal'; prompt: string; text: string; target: string | null }
+  | { kind: 'input'; purpose: 'search' | 'answer' | 'goal' | 'send'; prompt: string; text: string; target: string | null }
   | { kind: 'confirm'; prompt: string; call: ApiCall }
   /** `n`: a new session of `harness` in `cwd`; `text` is its first prompt. */
   | { kind: 'new'; harness: Harness; cwd: string; text: string };

@@ -1,6 +1,6 @@
 /**
  * The session panel (from either view): details, the transcript tail (rendered as text, never as
- * HTML), actions with clear outcomes (end asks first), the character override, and the places for
+ * HTML), actions with clear outcomes (end asks first), a message box (the session's next prompt), the character override, and the places for
  * this session's pages and goal (set, watch, pause, resume, clear).
  */
 import { useEffect, useState } from 'react';
@@ -9,6 +9,7 @@ import { CharacterFace } from './character-face.tsx';
 import { ago, cacheState, cost, statusWord, tokens } from './format.ts';
 import { HarnessMark } from './harness-mark.tsx';
 import { GoalSlot } from './goal-slot.tsx';
+import { MessageBox } from './message-box.tsx';
 import { PageCard } from './page-card.tsx';
 import { ProcessList } from './process-list.tsx';
 import { runAction, type ActionName, type ActionResult } from './session-actions.ts';
@@ -122,6 +123,10 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
         </div>
       )}
       <ProcessList key={s.id} session={s} now={now} busy={busy !== null} act={(a, pid) => void act(a, pid)} />
+      <section className="slot" data-testid="message-slot">
+        <h3>Message</h3>
+        <MessageBox key={s.id} session={s} />
+      </section>
       <section className="slot" data-testid="pages-slot">
         <h3>Pages {mine.length > 0 && <span className="count-badge">{mine.length}</span>}</h3>
         {mine.length === 0 ? <p className="muted">No open questions from this session.</p> : mine.map((p) => <PageCard key={p.id} page={p} onDone={onPagesChanged} />)}

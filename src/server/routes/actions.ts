@@ -20,7 +20,7 @@ export interface ActionRouteOptions {
 }
 
 /** The board authenticates by cookie; a bearer client may say it is the CLI or an MCP client. */
-function actorOf(c: Context<AppEnv>, claimed: unknown): Actor {
+export function actorOf(c: Context<AppEnv>, claimed: unknown): Actor {
   if (c.get('auth')?.via === 'cookie') return 'board';
   return claimed === 'cli' || claimed === 'mcp' ? claimed : 'api';
 }

@@ -103,6 +103,8 @@ export function buildSession(f: ThreadFacts, git: GitReader): { session: Session
     prLinks: [],
     pane: null,
     canEnd: live && plan.kind !== 'none',
+    // A TUI holding the thread's lock (embedded) or naming it in its argv is this thread's process, verified.
+    processVerified: live && (f.assignment?.kind === 'argv' || (f.assignment?.kind === 'holder' && f.assignment.holderKind === 'tui') || plan.kind !== 'none'),
     resumeArgv: codexResumeArgv(f.id),
   };
   return { session, plan };

@@ -288,7 +288,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         sceneRoutes({ scene, bus }),
         pageRoutes({ pager, sessions: sessionLookup }),
         usageRoutes({ usage, hub, defaultTz: localTimeZone() }),
-        goalRoutes({ goals, harnessOf: (id) => hub.get(id)?.harness, drivable: createDriveCheck({ env, session: (id) => hub.get(id), runningLaunches: () => launches.list({ running: true, limit: 1000 }) }) }),
+        goalRoutes({ goals, harnessOf: (id) => hub.get(id)?.harness, drivable: createDriveCheck({ env, session: (id) => hub.get(id), judgesServerTurns: (h) => typeof hub.source(h)?.tail === 'function', runningLaunches: () => launches.list({ running: true, limit: 1000 }) }) }),
         mcp.mount,
         eventsRoutes({
           bus,

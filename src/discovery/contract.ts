@@ -70,13 +70,15 @@ export interface SessionSource {
   tail?(id: string, limit: number): Promise<TailMessage[]>;
   /**
    * Optional: sends `text` to a live session as the operator's next prompt through the harness's own
-   * server (OpenCode's `prompt_async` on a `serve`/`--port` process), when the session has one. Never
-   * throws: 'no_channel' when it has none now.
+   * server (OpenCode's `prompt_async` on a `serve`/`--port` process, Codex's app-server `turn/start`),
+   * when the session has one. Never throws: 'no_channel' when it has none now (nothing was sent: the
+   * caller may try another channel), 'busy' when the session is in a turn that the server would not
+   * queue behind, 'refused' when the server did not take it (or may have: never retried elsewhere).
    */
   prompt?(id: string, text: string): Promise<PromptOutcome>;
 }
 
-export type PromptOutcome = { ok: true; via: string } | { ok: false; reason: 'no_channel' | 'refused'; message: string };
+export type PromptOutcome = { ok: true; via: string } | { ok: false; reason: 'no_channel' | 'busy' | 'refused'; message: string };
 
 /**
  * Incremental transcript index port: the store implements it (table transcript_index),

@@ -7,7 +7,9 @@
  *    the daemon for it. It queues: pi/omp `sendUserMessage(…, followUp)`, OpenCode `promptAsync`.
  * 2. `server`: the harness's own server runs the session (OpenCode `serve`, or a TUI started with
  *    `--port`): `prompt_async`, which queues behind a running turn. A session idle on `opencode serve`
- *    is listed dormant, yet its server takes the prompt.
+ *    is listed dormant, yet its server takes the prompt. Likewise a thread the shared Codex app-server
+ *    daemon holds (attached to a TUI or lingering, listed dormant): `turn/start`, which would steer a
+ *    running turn rather than queue, so the source refuses a working thread as `busy`.
  * 3. `pane`: a live session's verified process, in the foreground of its tmux/herdr pane, reading
  *    keys: the text is pasted, then Enter. Never while it waits on a question of its own (the text
  *    would answer it), nor blind (status unknown); while it works only where its TUI queues typed

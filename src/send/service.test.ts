@@ -226,6 +226,16 @@ describe('send: the harness\'s own channels', () => {
     assert.deepEqual(panes.opened.at(-1)?.argv, ['opencode', '-s', OC, '--prompt=again']);
   });
 
+  it('a Codex daemon thread in a turn: its server refuses it as busy (turn/start would steer it), and nothing is typed instead', async () => {
+    const CX = '01a22b3e-0000-7000-8000-0000000000c0';
+    const { sender, panes } = await make([oneSession({ harness: 'codex', id: CX, status: 'working', promptable: true, processVerified: true }, async () => (
+      { ok: false, reason: 'busy', message: 'Codex thread is in a turn' }
+    ))]);
+    await assert.rejects(sender.send(CX, 'hello', 'cli'), code('busy'));
+    assert.equal(panes.typed.length, 0);
+    assert.equal(panes.opened.length, 0);
+  });
+
   it('a prompt no listener takes in time is withdrawn and reported, never left to arrive later', async () => {
     const { inbox, sender } = await make([oneSession({ harness: 'pi', id: PI })], { inboxTimeoutMs: 50 });
     // A listener that polled and went away: it still counts as listening, but nobody takes the prompt.

@@ -166,6 +166,7 @@ export function createSender(opts: SenderOptions): Sender {
         const r = await opts.hub.source(s.harness)?.prompt?.(s.id, text);
         if (r?.ok) return { outcome: 'sent', delivered: 'server', queued: plan.queued };
         if (r && r.reason === 'refused') throw new MusterError('harness_failed', r.message);
+        if (r && r.reason === 'busy') throw new MusterError('busy', r.message);
         facts.session = { ...facts.session, promptable: false };
         continue;
       }

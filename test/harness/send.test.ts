@@ -2,8 +2,9 @@
  * `muster send`, real-harness tier (issue 21, point 3): the pinned CLIs run in a private tmux against
  * the fake model, and the daemon (the built CLI) delivers a prompt to each through its channel —
  * pi through Muster's extension (`muster pi`, the inbox), OpenCode through Muster's TUI plugin
- * (`muster opencode`, the inbox), Claude Code (`muster claude`) typed into its verified pane — and resumes a dormant
- * Claude session with the prompt. The fake model's request log receiving the text is the proof it
+ * (`muster opencode`, the inbox), Claude Code (`muster claude`) typed into its verified pane, a Codex
+ * thread held by Codex's shared app-server daemon through that daemon's `turn/start` — and resumes a
+ * dormant Claude session with the prompt. The fake model's request log receiving the text is the proof it
  * reached the session; the daemon's events show the session go working → idle.
  *
  * One home, one daemon and one tmux server serve every scenario (each asserts on its own session);
@@ -196,6 +197,77 @@ describe('muster send to real harnesses', () => {
     assert.equal((r['pane'] as { id: string }).id, pane.id);
     await until('the model got it, both lines in one prompt', () => model.requests.slice(mark).some((x) => !x.sideCall && lastUserText(x).includes('second prompt for codex\nwith a second line')), 90_000, () => tmux.capture(pane.id));
   });
+
+  it('Codex daemon-backed TUI: the app-server daemon takes it (turn/start); working → idle; busy while in a turn; still reached once the TUI detaches', { timeout: SCENARIO_MS }, async () => {
+    const h = envs.get('codex')!;
+    const config = path.join(h.configDir, 'config.toml');
+    const before = fs.readFileSync(config, 'utf8');
+    // A plain `codex` TUI uses the shared daemon only where auto start is on (a -c override would embed it).
+    fs.writeFileSync(config, before.replace('daemon_auto_start = false', 'daemon_auto_start = true'));
+    // Codex speaks the Responses API: the prompt is in its last user input, not in `messages`.
+    const heard = (text: string, since: number) => model.requests.slice(since).some((x) => !x.sideCall && lastUserText(x).includes(text));
+    const codexBin = path.join(String(h.env['PATH']).split(path.delimiter)[0] ?? '', 'codex');
+    try {
+      const { pane, session } = await start('codex', 'plain');
+      assert.equal(session.promptable, true, 'a thread the daemon holds is promptable');
+      let mark = model.requests.length;
+      let ev = events.events.length;
+      // SLOW4: a turn long enough for the listing to see it working (an instant one can be missed).
+      const r = await send(session.id, 'SLOW4 second prompt through the codex daemon\nwith a second line');
+      assert.equal(r['delivered'], 'server');
+      assert.equal(r['queued'], false);
+      await until('the model got it, both lines in one prompt', () => heard('SLOW4 second prompt through the codex daemon\nwith a second line', mark), 90_000, () => tmux.capture(pane.id));
+      await workedThenIdle(session.id, ev);
+      await tmux.waitForText(pane.id, /second prompt through the codex daemon/, 30_000);
+
+      // In a turn, turn/start would steer the text into it: refused as busy, nothing sent.
+      await send(session.id, 'SLOW15 a slow codex turn');
+      await d.waitFor((x) => x.id === session.id && x.status === 'working', 30_000, 'codex working');
+      mark = model.requests.length;
+      const busy = await d.muster(['send', session.id, '--', 'not while working']);
+      assert.notEqual(busy.code, 0, 'refused while a turn runs');
+      assert.match(`${busy.stderr}${JSON.stringify(busy.json)}`, /busy/);
+      await d.waitFor((x) => x.id === session.id && x.status === 'idle', 60_000, 'codex idle after the slow turn');
+      assert.equal(heard('not while working', mark), false, 'the refused text never reached the model');
+
+      // The TUI detaches; the idle thread lingers in the daemon (listed dormant) and still takes a prompt there.
+      process.kill(pane.pid, 'SIGTERM');
+      await d.waitFor((x) => x.id === session.id && !x.live && x.promptable === true, 30_000, 'codex lingering in the daemon');
+      mark = model.requests.length;
+      ev = events.events.length;
+      const lingering = await send(session.id, 'to the lingering codex thread');
+      assert.equal(lingering['delivered'], 'server');
+      await until('the lingering thread took it', () => heard('to the lingering codex thread', mark), 90_000);
+    } finally {
+      fs.writeFileSync(config, before);
+      await stopCodexDaemon(h, codexBin);
+    }
+  });
+
+  /** Stops the Codex daemon this CODEX_HOME started, then its updater, by the pids it recorded. */
+  async function stopCodexDaemon(h: HarnessEnv, bin: string): Promise<void> {
+    const pids = ['daemon.pid', 'daemon-updater.pid'].flatMap((f) => {
+      try {
+        const pid = (JSON.parse(fs.readFileSync(path.join(h.configDir, 'app-server-daemon', f), 'utf8')) as { pid?: number }).pid;
+        // Only a process running from this test's CODEX_HOME is ours.
+        const argv = typeof pid === 'number' ? fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8') : '';
+        return typeof pid === 'number' && argv.includes(h.configDir) ? [pid] : [];
+      } catch {
+        return [];
+      }
+    });
+    await new Promise<void>((resolve) => {
+      const c = spawn(bin, ['app-server', 'daemon', 'stop'], { cwd: h.cwd, env: h.env, stdio: 'ignore' });
+      const t = setTimeout(() => { c.kill('SIGKILL'); resolve(); }, 20_000);
+      c.on('close', () => { clearTimeout(t); resolve(); });
+      c.on('error', () => { clearTimeout(t); resolve(); });
+    });
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch { /* already gone */ }
+    }
+  }
 
   for (const name of ['gemini', 'copilot'] as const) {
     it(`${name} through \`muster ${name}\`: typed into its verified pane; it reaches the model; while working its TUI queues it`, { timeout: SCENARIO_MS }, async () => {

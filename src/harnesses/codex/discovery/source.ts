@@ -1,12 +1,12 @@
 /**
  * The Codex session source. Dormant sessions come from rollouts (read incrementally) and Codex's thread
  * index; live ones only from held thread-writer locks, assigned to the process each is live in
- * (assign.ts); daemon-held threads get their exact status from the daemon's control socket. Muster
- * never writes into CODEX_HOME.
+ * (assign.ts); daemon-held threads get their exact status from the daemon's control socket, and take
+ * prompts through it (prompt.ts). Muster never writes into CODEX_HOME.
  */
 import { codexResumeArgv } from '../commands.ts';
 import { join } from 'node:path';
-import type { Disposer, EndOutcome, SessionSource, SourceChange, SourceDiagnostics, TranscriptIndex } from '../../../discovery/contract.ts';
+import type { Disposer, EndOutcome, PromptOutcome, SessionSource, SourceChange, SourceDiagnostics, TranscriptIndex } from '../../../discovery/contract.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import { createGitReader } from '../../../discovery/git/index.ts';
 import type { GitReader } from '../../../discovery/git/index.ts';
@@ -22,6 +22,7 @@ import type { AssignProcess, AssignThread, Assignment } from './assign.ts';
 import { buildSession } from './build-session.ts';
 import type { EndPlan } from './build-session.ts';
 import { endThread } from './end.ts';
+import { promptDaemonThread } from './prompt.ts';
 import { countSkip, readRollout, pushError } from './rollout-file.ts';
 import type { ReadCounters } from './rollout-file.ts';
 import type { RolloutSummary } from './rollout.ts';
@@ -46,6 +47,8 @@ export interface CodexSourceOptions {
   controlSocket?: string;
   /** Budget per daemon call, ms. Default: 1000. */
   daemonTimeoutMs?: number;
+  /** Budget for a prompt's daemon calls (`thread/read`, `turn/start`), ms. Default: 5000. */
+  promptTimeoutMs?: number;
   /** Opens a control connection; tests may substitute. Default: withAppServer. */
   withDaemon?: <T>(socketPath: string, fn: (c: AppServerClient) => Promise<T>, timeoutMs: number) => Promise<T>;
 }
@@ -161,6 +164,12 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
       const s = r.sessions.get(id.toLowerCase());
       if (!p || !s || !s.live) return { outcome: 'not_running', reason: 'the thread is not live' };
       return endThread({ id: id.toLowerCase(), home, proc, plan: p.plan, summary: p.summary, daemon: p.daemon, controlSocket, timeoutMs, withDaemon });
+    },
+    async prompt(id, text): Promise<PromptOutcome> {
+      if (!isValidId(id)) return { ok: false, reason: 'refused', message: 'not a Codex thread id' };
+      const key = id.toLowerCase();
+      if ((await resolve()).sessions.get(key)?.promptable !== true) return { ok: false, reason: 'no_channel', message: 'no running Codex app-server daemon holds this thread' };
+      return promptDaemonThread({ id: key, text, controlSocket, timeoutMs: options.promptTimeoutMs ?? 5000, withDaemon });
     },
     resumeArgv: codexResumeArgv,
     isValidId,

@@ -6,11 +6,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { readJsonlFrom } from '../../../discovery/jsonl/index.ts';
 import type { TranscriptIndex } from '../../../discovery/contract.ts';
 import { isNotRegularFile, statRegularFile } from '../../../discovery/regular-file/index.ts';
 import { listTranscriptFiles } from './transcript-files.ts';
-import { applyRecord, createTranscriptSummary, ignoreTranscriptLine, isTranscriptSummary } from './transcript.ts';
+import { createTranscriptSummary, isTranscriptSummary } from './transcript.ts';
+import { foldTranscriptFile } from './transcript-lines.ts';
 import type { TranscriptSummary } from './transcript.ts';
 
 export interface ScannedTranscript {
@@ -30,6 +30,9 @@ export interface TranscriptScanCounters {
   notRegular: number;
   errors: string[];
 }
+
+/** Lines longer than this are skipped unparsed (a 50 MB tool output), unless their head says ignore. */
+export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 
 export interface TranscriptScanOptions {
   projectsDir: string;
@@ -83,14 +86,9 @@ export function readTranscript(
   const summary: TranscriptSummary = reusable ? structuredClone(entry.summary as TranscriptSummary) : createTranscriptSummary();
   const from = reusable ? entry.offset : 0;
   try {
-    const r = readJsonlFrom(file, from, (rec) => applyRecord(summary, rec), {
-      ignore: ignoreTranscriptLine,
-      maxLineBytes: options.maxLineBytes ?? 8 * 1024 * 1024,
-    });
+    const r = foldTranscriptFile(file, from, summary, options.maxLineBytes ?? MAX_LINE_BYTES);
     counters.linesParsed += r.linesParsed;
     counters.linesSkipped += r.linesSkipped;
-    // Lines the filter took unparsed were recognised by their Claude-specific heads: records too.
-    summary.records += r.linesIgnored;
     options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary });
   } catch (e) {
     skip(counters, file, e, 'read failed');

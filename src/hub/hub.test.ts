@@ -126,3 +126,35 @@ test('get(id) finds a session of any source by its id alone', async () => {
   assert.equal(hub.get('33333333-3333-4333-8333-333333333333'), undefined);
   await hub.close();
 });
+
+test('a cold index: the first listing is served at once, progress goes out as index.progress.changed, each batch re-lists, the end is published after the last listing', async () => {
+  const bus = createEventBus();
+  const events: MusterEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const f = fakeSource([session(A)]);
+  let report: ((p: { harness: 'claude'; total: number; done: number; bytesTotal: number; bytesDone: number }) => void) | null = null;
+  let finish!: () => void;
+  f.src.coldIndex = (onProgress) => {
+    report = onProgress;
+    onProgress({ harness: 'claude', total: 2, done: 0, bytesTotal: 20, bytesDone: 0 });
+    return new Promise<void>((r) => (finish = r));
+  };
+  const hub = createHub({ sources: [f.src], bus, isAlive: () => true, debounceMs: 5 });
+  await hub.start();
+  await hub.ready();
+  assert.deepEqual(hub.list().map((s) => s.id), [A], 'ready before the cold index ends');
+  assert.deepEqual({ ...hub.indexing(), sources: [] }, { active: true, done: 0, total: 2, bytesDone: 0, bytesTotal: 20, sources: [] });
+  f.set([session(A), session(B)]);
+  report!({ harness: 'claude', total: 2, done: 1, bytesTotal: 20, bytesDone: 10 });
+  await wait(400); // the re-list of a batch comes within relistMs (250)
+  assert.deepEqual(hub.list().map((s) => s.id).sort(), [A, B].sort(), 'the batch is listed while indexing goes on');
+  const lists = f.lists();
+  finish();
+  await wait(50);
+  assert.ok(f.lists() > lists, 're-listed at the end');
+  assert.equal(hub.indexing().active, false);
+  const figures = events.filter((e) => e.type === 'index.progress.changed').map((e) => e.data as { done: number; active: boolean });
+  assert.deepEqual(figures.at(0), { ...figures.at(0), done: 0, active: true });
+  assert.deepEqual(figures.at(-1), { ...figures.at(-1), done: 1, active: false });
+  await hub.close();
+});

@@ -12,6 +12,8 @@ import type { SessionSource, SourceDiagnostics } from '../discovery/contract.ts'
 import type { Harness, Session, SessionStatus } from '../core/session.ts';
 import { diffSessions, sessionKey } from './diff.ts';
 import type { HookStatusOverlay } from './hook-status.ts';
+import { createIndexingTracker } from './indexing.ts';
+import type { IndexingStatus } from './indexing.ts';
 
 export interface SessionFilter {
   live?: boolean;
@@ -54,6 +56,8 @@ export interface Hub {
   /** Re-lists one source (or all) now. */
   refresh(harness?: Harness): Promise<void>;
   diagnostics(): HubDiagnostics;
+  /** The cold indexes' progress (a first start reading a long history in the background). */
+  indexing(): IndexingStatus;
   counts(): Record<string, number>;
   close(): Promise<void>;
 }
@@ -83,6 +87,13 @@ export function createHub(opts: HubOptions): Hub {
   const work = new Map<Harness, { running: Promise<void> | null; full: boolean; ids: Set<string> }>();
   const pendingIds = new Map<Harness, Set<string> | null>();
   let closed = false;
+  const indexing = createIndexingTracker({
+    publish: (status) => opts.bus.publish('index.progress.changed', status),
+    relist: (h) => {
+      const src = opts.sources.find((s) => s.harness === h);
+      if (src) schedule(src);
+    },
+  });
   let markReady!: () => void;
   const readyPromise = new Promise<void>((r) => (markReady = r));
 
@@ -215,6 +226,16 @@ export function createHub(opts: HubOptions): Hub {
     }
   }
 
+  /** Starts a source's cold index; never throws (a source that fails to plan one lists as before). */
+  function startColdIndex(src: SessionSource): Promise<void> | null {
+    try {
+      return src.coldIndex?.((p) => indexing.progress(p)) ?? null;
+    } catch (e) {
+      log(`[muster] ${src.harness} source could not start its cold index: ${(e as Error).message}`);
+      return null;
+    }
+  }
+
   if (opts.overlay) {
     const off = opts.overlay.subscribe((h) => {
       if (raw.has(h) && !closed) publishListing(h);
@@ -225,6 +246,14 @@ export function createHub(opts: HubOptions): Hub {
   const hub: Hub = {
     ready: () => readyPromise,
     async start() {
+      // A first start on a long history: sources read their unread transcripts in worker threads while
+      // the first listing (everything already indexed, and every live session) is served at once.
+      for (const src of opts.sources) {
+        const run = startColdIndex(src);
+        // Still "indexing" until the listing with the last batch is out: a client that waits for the
+        // end and then lists sees every session.
+        if (run) void run.then(() => refreshSource(src)).then(() => indexing.finished(src.harness));
+      }
       await Promise.all(opts.sources.map((s) => refreshSource(s)));
       markReady();
       for (const src of opts.sources) {
@@ -280,6 +309,7 @@ export function createHub(opts: HubOptions): Hub {
         live,
       };
     },
+    indexing: () => indexing.status(),
     counts() {
       const c: Record<string, number> = { sessions: sessions.size, live: 0, waiting: 0, working: 0 };
       for (const s of sessions.values()) {
@@ -292,6 +322,7 @@ export function createHub(opts: HubOptions): Hub {
     async close() {
       if (closed) return;
       closed = true;
+      indexing.close();
       for (const t of timers.values()) clearTimeout(t);
       for (const d of disposers.reverse()) {
         try {

@@ -1,11 +1,13 @@
 /**
  * `muster ls [--live] [--harness H] [--status S] [--cwd DIR] [--json]`: a readable table on a
- * terminal; with --json or when piped, the envelope { ok: true, sessions: [Session…] }.
+ * terminal; with --json or when piped, the envelope { ok: true, sessions: [Session…], indexing }. While a
+ * first start still reads a long history, the sessions are those indexed so far (indexing.active).
  */
 import { callApi, callApiInto, clientContext } from '../daemon-client.ts';
 import type { CommandContext } from '../command.ts';
 import { renderSessionTable } from '../table.ts';
 import type { Session } from '../../core/session.ts';
+import { indexingLabel } from '../../core/indexing.ts';
 
 export async function run({ flags, env, tty }: CommandContext): Promise<number> {
   const q = new URLSearchParams();
@@ -15,6 +17,9 @@ export async function run({ flags, env, tty }: CommandContext): Promise<number> 
   if (tty && !flags.json) {
     const body = await callApi(clientContext(env), 'GET', path);
     process.stdout.write(`${renderSessionTable((body.sessions ?? []) as Session[], process.stdout.columns ?? 120)}\n`);
+    // A first start still reading a long history: the table holds what is indexed so far.
+    const label = indexingLabel(body.indexing);
+    if (label) process.stdout.write(`${label}…\n`);
     return 0;
   }
   // The daemon's answer is already the envelope { ok: true, sessions } on one line: printed as it comes.

@@ -7,6 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TranscriptIndex } from '../../../discovery/contract.ts';
+import { failedResult } from '../../../discovery/index-pool/index.ts';
+import type { FileResult, FileTask, ListedFile } from '../../../discovery/index-pool/index.ts';
 import { isNotRegularFile, statRegularFile } from '../../../discovery/regular-file/index.ts';
 import { listTranscriptFiles } from './transcript-files.ts';
 import { createTranscriptSummary, isTranscriptSummary } from './transcript.ts';
@@ -41,6 +43,8 @@ export interface TranscriptScanOptions {
   maxLineBytes?: number;
   /** Links are followed only when they resolve inside this directory. Default: projectsDir's parent (the Claude home). */
   home?: string;
+  /** Files a cold index has not read yet: left out, and their index entries kept. Default: none. */
+  pending?: ReadonlySet<string>;
 }
 
 /** Reads every transcript (incrementally); counters are added to `counters`. */
@@ -50,6 +54,7 @@ export function scanTranscripts(options: TranscriptScanOptions, counters: Transc
   const home = options.home ?? path.dirname(options.projectsDir);
   for (const { file, id } of listTranscriptFiles(options.projectsDir, home, counters)) {
     seen.add(file);
+    if (options.pending?.has(file)) continue;
     counters.filesScanned++;
     const t = readTranscript(file, id, options, counters);
     if (t) out.push(t);
@@ -109,4 +114,32 @@ function skip(counters: TranscriptScanCounters, file: string, e: unknown, what: 
     counters.notRegular++;
     counters.errors.push(e.message);
   } else counters.errors.push(`${file}: ${(e as NodeJS.ErrnoException).code ?? what}`);
+}
+
+/** Every transcript file, stat'ed, newest first (what a cold index reads, in that order). */
+export function listedTranscripts(projectsDir: string, home: string): ListedFile[] {
+  const ignore = { filesSkipped: 0, errors: [] as string[] }; // list() counts these on its own pass
+  const out: ListedFile[] = [];
+  for (const { file } of listTranscriptFiles(projectsDir, home, ignore)) {
+    try {
+      const st = statRegularFile(file);
+      out.push({ path: file, size: st.size, mtimeMs: st.mtimeMs });
+    } catch {
+      // unreadable or not a regular file: list() reads and counts it
+    }
+  }
+  return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
+}
+
+/** The cold index's fold of one transcript (runs in a worker thread). Never throws. */
+export function foldClaudeTask(task: FileTask): FileResult {
+  try {
+    const st = statRegularFile(task.path);
+    const resume = task.from > 0 && isTranscriptSummary(task.summary);
+    const summary = resume ? (task.summary as TranscriptSummary) : createTranscriptSummary();
+    const r = foldTranscriptFile(task.path, resume ? task.from : 0, summary, MAX_LINE_BYTES);
+    return { ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, linesParsed: r.linesParsed, linesSkipped: r.linesSkipped, bytes: task.bytes };
+  } catch (e) {
+    return failedResult(task, e);
+  }
 }

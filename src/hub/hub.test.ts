@@ -158,3 +158,39 @@ test('a cold index: the first listing is served at once, progress goes out as in
   assert.deepEqual(figures.at(-1), { ...figures.at(-1), done: 1, active: false });
   await hub.close();
 });
+
+test('the safety rescan backs off while nothing happens (2×, 4×, 8× the setting after the start) and comes back at the first activity', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  let now = 0;
+  const f = fakeSource([session(A)]);
+  const hub = createHub({ sources: [f.src], bus: createEventBus(), isAlive: () => true, debounceMs: 5, rescanMs: () => 30_000, sweepMs: 1_000_000, clock: () => now });
+  await hub.start();
+  const advance = async (ms: number): Promise<void> => {
+    now += ms;
+    t.mock.timers.tick(ms);
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  };
+  const base = f.lists();
+  await advance(59_999);
+  assert.equal(f.lists(), base, 'the start listing counts: a quiet daemon waits twice the setting');
+  await advance(1);
+  assert.equal(f.lists(), base + 1);
+  await advance(120_000);
+  assert.equal(f.lists(), base + 2, 'then four times');
+  await advance(239_999);
+  assert.equal(f.lists(), base + 2, 'then eight times');
+  await advance(1);
+  assert.equal(f.lists(), base + 3);
+  await advance(240_000);
+  assert.equal(f.lists(), base + 4, 'and no more than eight');
+  await advance(10_000);
+  f.set([session(A), session(B)]);
+  f.fire(); // activity: a watch event
+  await advance(5);
+  const after = f.lists();
+  await advance(19_995);
+  assert.equal(f.lists(), after + 1, 'activity: the next comes the setting after the last');
+  await advance(30_000);
+  assert.equal(f.lists(), after + 2, 'and keeps that pace while the interval before had activity');
+  await hub.close();
+});

@@ -48,6 +48,14 @@ export type ErrorCode =
   | 'goal_not_drivable'
   | 'harness_failed'
   | 'config_malformed'
+  | 'invalid_directory'
+  | 'invalid_branch'
+  | 'not_a_repository'
+  | 'branch_in_use'
+  | 'worktree_exists'
+  | 'git_failed'
+  | 'harness_unavailable'
+  | 'pane_failed'
   | 'internal';
 
 /** Default HTTP status per code; one place maps kinds to statuses. */
@@ -96,6 +104,14 @@ const STATUS: Record<ErrorCode, number> = {
   goal_not_drivable: 409,
   harness_failed: 502,
   config_malformed: 409,
+  invalid_directory: 400,
+  invalid_branch: 400,
+  not_a_repository: 400,
+  branch_in_use: 409,
+  worktree_exists: 409,
+  git_failed: 500,
+  harness_unavailable: 409,
+  pane_failed: 502,
   internal: 500,
 };
 

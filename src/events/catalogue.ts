@@ -56,6 +56,8 @@ export interface EventCatalogue extends Record<PageEventType, Page> {
 
   /** A cold index moved on (a first start reading a long history): the whole figure. */
   'index.progress.changed': IndexingStatus;
+  /** New usage records were stored (a turn ended, a transcript was read): spend views refetch GET /api/usage. */
+  'usage.recorded': { harnesses: Harness[] };
 
   /** The settings after an update, whole. */
   'settings.updated': Settings;

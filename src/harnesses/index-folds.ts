@@ -12,6 +12,6 @@ import { ompAfterRead } from './omp/discovery/title-line.ts';
 export const INDEX_FOLDS: FoldRegistry = {
   claude: foldClaudeTask,
   codex: foldCodexTask,
-  pi: piFold(),
-  omp: piFold(ompAfterRead),
+  pi: piFold('pi'),
+  omp: piFold('omp', ompAfterRead),
 };

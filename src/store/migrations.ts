@@ -4,6 +4,8 @@
  */
 import type Database from 'better-sqlite3';
 import { GOALS_TABLE_SQL } from './goals.ts';
+import { USAGE_TABLES_SQL } from './usage.ts';
+import { WORKTREES_TABLE_SQL } from './worktrees.ts';
 
 export interface Migration {
   version: number;
@@ -160,6 +162,23 @@ export const MIGRATIONS: Migration[] = [
     name: 'goals: one per session, with limits, usage, strikes and the last audit',
     up(db) {
       db.exec(GOALS_TABLE_SQL);
+    },
+  },
+  {
+    version: 7,
+    name: 'usage records: one per API message or turn (tokens, model, time, session), and budget alerts sent',
+    up(db) {
+      db.exec(USAGE_TABLES_SQL);
+      // Summaries indexed before this version hold no records: re-read every transcript once so the
+      // history is there from the first report (offsets restart at 0; the summaries are rebuilt alike).
+      db.exec('DELETE FROM transcript_index');
+    },
+  },
+  {
+    version: 8,
+    name: 'worktrees Muster created for new sessions (path, repository, branch); never removed by Muster',
+    up(db) {
+      db.exec(WORKTREES_TABLE_SQL);
     },
   },
 ];

@@ -10,6 +10,8 @@ import type { LaunchesRepository } from '../launch/types.ts';
 import type { BoardRepository } from '../board/ports.ts';
 import type { ActionsRepository } from './actions.ts';
 import type { PagesRepository } from '../pager/types.ts';
+import type { UsageRepository } from '../usage/types.ts';
+import type { WorktreesRepository } from '../worktrees/types.ts';
 
 export interface SettingsRepository {
   /** Every known setting, stored values over defaults. */
@@ -23,6 +25,8 @@ export interface Store {
   readonly schemaVersion: number;
   settings: SettingsRepository;
   transcriptIndex: TranscriptIndex;
+  /** Usage records (written through the transcript index) and budget alerts sent (migration 7). */
+  usage: UsageRepository;
   /** Operator pages (questions and notices from agents). */
   pages: PagesRepository;
   /** The action log (focus, resume, end: who, what, outcome). */
@@ -33,6 +37,8 @@ export interface Store {
   launches: LaunchesRepository;
   /** Goals driven by the auditor (migration 6). */
   goals: GoalsRepository;
+  /** Worktrees Muster created for new sessions (migration 7). */
+  worktrees: WorktreesRepository;
   /** Closes the database. Idempotent. */
   close(): void;
 }

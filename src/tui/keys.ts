@@ -9,6 +9,7 @@ import { pageRows, resolveSelection, rowIds, selectedPage, selectedSession } fro
 import { flash } from './state.ts';
 import { shortId } from './format.ts';
 import type { ApiCall, Effect, Mode, TuiState } from './types.ts';
+import { newSessionKeys, openNewSession } from './new-session.ts';
 
 /** One key press, normalised from readline's keypress event. */
 export interface Key {
@@ -84,6 +85,8 @@ function sessionKeys(state: TuiState, key: Key, ctx: KeyContext): KeyResult {
       return none({ ...state, filters: { ...state.filters, harness: cycle(HARNESSES, state.filters.harness) } });
     case 'a':
       return none({ ...state, filters: { ...state.filters, allEnded: !state.filters.allEnded } });
+    case 'n':
+      return openNewSession(state, ctx);
   }
   if (key.name === 'return' && s) return sessionKeys(state, { ...key, ch: s.live ? 'f' : 'r' }, ctx);
   return none(state);
@@ -145,6 +148,7 @@ export function handleKey(state: TuiState, key: Key, ctx: KeyContext): KeyResult
   }
   const mode = state.mode;
   if (mode.kind === 'input') return inputKeys(state, mode, key, ctx);
+  if (mode.kind === 'new') return newSessionKeys(state, mode, key, ctx);
   if (mode.kind === 'confirm') {
     const back = withMode(state, { kind: 'normal' });
     if (key.ch === 'y' || key.ch === 'Y') return { state: back, effects: [{ kind: 'call', ...mode.call }] };

@@ -27,6 +27,8 @@ export interface ListViewProps {
   goalsBySession: Map<string, GoalView>;
   onOpen(s: Session): void;
   onPagesChanged(): void;
+  /** When the list is narrowed from outside (a Spend bar): what to call it, and how to widen it again. */
+  scope?: { label: string; onClear(): void };
 }
 
 /** The scrolled window of the table body: which rows are visible. */
@@ -52,7 +54,7 @@ function useWindow(scroller: React.RefObject<HTMLElement | null>, body: React.Re
   return win;
 }
 
-export function ListView({ sessions, board, now, selectedId, pagesBySession, goalsBySession, onOpen, onPagesChanged }: ListViewProps) {
+export function ListView({ sessions, board, now, selectedId, pagesBySession, goalsBySession, onOpen, onPagesChanged, scope }: ListViewProps) {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [sort, setSort] = useState<Sort>({ key: 'status', dir: 1 });
   const [cursor, setCursor] = useState(0);
@@ -132,6 +134,12 @@ export function ListView({ sessions, board, now, selectedId, pagesBySession, goa
           <option value="true">live only</option>
           <option value="false">ended only</option>
         </select>
+        {scope && (
+          <span className="scope-chip" data-testid="list-scope">
+            {scope.label}
+            <button type="button" className="quiet" onClick={scope.onClear} aria-label="show every session" data-testid="list-scope-clear">✕</button>
+          </span>
+        )}
         <span className="muted count" data-testid="row-count">{rows.length} of {sessions.length}</span>
       </div>
       <table className="sessions" aria-rowcount={rows.length}>

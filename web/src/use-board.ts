@@ -28,6 +28,8 @@ export interface BoardData {
   error: string | null;
   refreshCharacters(): Promise<void>;
   refreshPages(): Promise<void>;
+  /** Counts `usage.recorded` events (a turn ended, a transcript was read), so spend views refetch. */
+  usageTick: number;
 }
 
 export function useBoard(): BoardData {
@@ -37,6 +39,7 @@ export function useBoard(): BoardData {
   const [goalsAvailable, setGoalsAvailable] = useState(true);
   const [conn, setConn] = useState<Conn>('connecting');
   const [error, setError] = useState<string | null>(null);
+  const [usageTick, setUsageTick] = useState(0);
 
   const refreshSessions = useCallback(async () => {
     try {
@@ -103,9 +106,16 @@ export function useBoard(): BoardData {
         void refreshCharacters();
         void refreshPages();
         void refreshGoals();
+        setUsageTick((n) => n + 1);
       }
     });
     on('board.characters.changed', () => void refreshCharacters());
+    // A scan stores records in bursts: one refetch per burst.
+    let usageTimer: ReturnType<typeof setTimeout> | undefined;
+    on('usage.recorded', () => {
+      clearTimeout(usageTimer);
+      usageTimer = setTimeout(() => setUsageTick((n) => n + 1), 250);
+    });
     for (const type of STATE_EVENTS) {
       on(type, (data) => {
         const at = new Date().toISOString();
@@ -113,12 +123,15 @@ export function useBoard(): BoardData {
       });
     }
     es.onerror = () => setConn('lost');
-    return () => es.close();
+    return () => {
+      es.close();
+      clearTimeout(usageTimer);
+    };
   }, [refreshSessions, refreshCharacters, refreshPages, refreshGoals]);
 
   const pages = useMemo(() => pendingPages(stream.pages), [stream.pages]);
   const goals = useMemo(() => goalViews(stream.goals, stream.evaluating), [stream.goals, stream.evaluating]);
-  return { sessions: stream.sessions, characters, pages, pagesAvailable, goals, goalsAvailable, setGoal, conn, error, refreshCharacters, refreshPages };
+  return { sessions: stream.sessions, characters, pages, pagesAvailable, goals, goalsAvailable, setGoal, conn, error, refreshCharacters, refreshPages, usageTick };
 }
 
 /** The pages still waiting for the operator, oldest first (the map also holds those answered since the last fetch). */

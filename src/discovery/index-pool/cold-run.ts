@@ -77,7 +77,7 @@ export function startColdRun(o: ColdRunOptions): ColdRun | null {
       progress.bytesDone += r.bytes;
       const p = planned.get(r.path);
       if (r.ok && p && o.index.get(r.path) === p.before) {
-        o.index.put({ path: r.path, harness: o.harness, size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, summary: r.summary });
+        o.index.put({ path: r.path, harness: o.harness, size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, summary: r.summary, usage: r.usage });
       }
       o.onResult?.(r);
     }

@@ -10,7 +10,7 @@ import type { FileResult, FileTask, FoldRegistry } from './index.ts';
 
 /** A fold that "reads" a file by its name: enough to follow tasks through the indexer. */
 const folds: FoldRegistry = {
-  echo: (t) => ({ ok: true, path: t.path, size: t.bytes, mtimeMs: 1, offset: t.bytes, summary: { from: t.from }, linesParsed: 1, linesSkipped: 0, bytes: t.bytes }),
+  echo: (t) => ({ ok: true, path: t.path, size: t.bytes, mtimeMs: 1, offset: t.bytes, summary: { from: t.from }, usage: [], linesParsed: 1, linesSkipped: 0, bytes: t.bytes }),
 };
 
 const tasks = (n: number, bytes = 10): FileTask[] => Array.from({ length: n }, (_, i) => ({ path: `/f/${i}`, from: 0, summary: null, bytes }));

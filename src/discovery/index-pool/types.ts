@@ -3,6 +3,7 @@
  * the indexer reads them with the harness's fold (one per kind of file) in worker threads, and hands
  * the results back in batches. Everything that crosses a thread is plain data (structured clone).
  */
+import type { UsageRecord } from '../../core/usage-record.ts';
 
 /** One file to read: from byte `from`, folding into `summary` (a fresh one when `from` is 0). */
 export interface FileTask {
@@ -23,6 +24,8 @@ export type FileResult =
     /** Byte offset just past the last complete line consumed. */
     offset: number;
     summary: unknown;
+    /** Usage records of the bytes read (the index stores them with the entry). */
+    usage: UsageRecord[];
     linesParsed: number;
     linesSkipped: number;
     bytes: number;

@@ -6,6 +6,7 @@ import type { IndexProgress } from '../../../discovery/contract.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import { createColdIndexer } from '../../../discovery/index-pool/index.ts';
 import type { Session } from '../../../core/session.ts';
+import type { UsageRecord } from '../../../core/usage-record.ts';
 import { createClaudeSource } from './source.ts';
 import { foldClaudeTask } from './transcript-scan.ts';
 import { assistantLine, metaLine, tempHome, toolResultLine, userLine, writeTranscript } from './claude-fixtures.test-support.ts';
@@ -34,7 +35,8 @@ const byId = (list: Session[]): Session[] => [...list].sort((a, b) => a.id.local
 
 test('a cold index reads the history in batches beside the first listing, and ends with the listing a plain read gives', async () => {
   const home = history(24);
-  const plain = await createClaudeSource({ home, proc: createFakeProc(), git }).list();
+  const plainIndex = createMemoryTranscriptIndex();
+  const plain = await createClaudeSource({ home, proc: createFakeProc(), git, index: plainIndex }).list();
   const indexer = createColdIndexer({ folds: { claude: foldClaudeTask }, batchBytes: 1, paceMs: 5 });
   const index = createMemoryTranscriptIndex();
   const source = createClaudeSource({ home, proc: createFakeProc(), git, index, cold: { indexer, minBytes: 0 } });
@@ -50,6 +52,9 @@ test('a cold index reads the history in batches beside the first listing, and en
   assert.deepEqual(byId(await source.list()), byId(plain), 'tokens, cost, titles: the same sessions');
   assert.equal(source.coldIndex?.(() => {}), null, 'once indexed, nothing is left for a cold index');
   assert.equal(index.list('claude').length, 24);
+  const byKey = (u: UsageRecord[]): UsageRecord[] => [...u].sort((a, b) => a.key.localeCompare(b.key));
+  assert.equal(index.usage().length, 24);
+  assert.deepEqual(byKey(index.usage()), byKey(plainIndex.usage()), 'the workers emit the usage records a plain read does');
   await indexer.close();
 });
 

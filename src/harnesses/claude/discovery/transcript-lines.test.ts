@@ -8,19 +8,23 @@ import { applyRecord, createTranscriptSummary, ignoreTranscriptLine } from './tr
 import type { TranscriptSummary } from './transcript.ts';
 import { foldTranscriptFile, isIgnoredLine } from './transcript-lines.ts';
 import { costOf } from './transcript-usage.ts';
+import type { UsageRecord } from '../../../core/usage-record.ts';
 
 /** The reference: every line not ignored by its head parsed whole (the index before the skeleton). */
-function wholeParse(file: string): { s: TranscriptSummary; skipped: number } {
+function wholeParse(file: string): { s: TranscriptSummary; skipped: number; usage: UsageRecord[] } {
   const s = createTranscriptSummary();
-  const r = readJsonlFrom(file, 0, (rec) => applyRecord(s, rec), { ignore: ignoreTranscriptLine, maxLineBytes: 8 * 1024 * 1024 });
+  const usage: UsageRecord[] = [];
+  const sink = { sessionId: 'a', emit: (u: UsageRecord) => void usage.push(u) };
+  const r = readJsonlFrom(file, 0, (rec) => applyRecord(s, rec, sink), { ignore: ignoreTranscriptLine, maxLineBytes: 8 * 1024 * 1024 });
   s.records += r.linesIgnored;
-  return { s, skipped: r.linesSkipped };
+  return { s, skipped: r.linesSkipped, usage };
 }
 
-function fast(file: string): { s: TranscriptSummary; skipped: number } {
+function fast(file: string): { s: TranscriptSummary; skipped: number; usage: UsageRecord[] } {
   const s = createTranscriptSummary();
-  const r = foldTranscriptFile(file, 0, s, 8 * 1024 * 1024);
-  return { s, skipped: r.linesSkipped };
+  const usage: UsageRecord[] = [];
+  const r = foldTranscriptFile(file, 0, s, 8 * 1024 * 1024, { sessionId: 'a', emit: (u) => void usage.push(u) });
+  return { s, skipped: r.linesSkipped, usage };
 }
 
 const big = (n: number, seed = 'x'): string => `${seed}\t"quoted" \\back\\slash\\ ${'code();\n'.repeat(Math.ceil(n / 8))}`.slice(0, n);
@@ -37,6 +41,7 @@ function assertSame(file: string): void {
   assert.deepEqual(b.s, a.s);
   assert.equal(b.skipped, a.skipped, 'the same lines are skipped as malformed');
   assert.equal(costOf(b.s.usage), costOf(a.s.usage));
+  assert.deepEqual(b.usage, a.usage, 'the same usage records, in the same order');
 }
 
 test('large lines read through their skeleton give the summary a whole parse gives: tokens, cost, times, cwd, branch', () => {

@@ -15,6 +15,7 @@ import { asObject } from './record-fields.ts';
 import type { Json } from './record-fields.ts';
 import { applyRecord } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
+import type { UsageSink } from './usage-records.ts';
 
 /** What folding lines counts (the reader's own counters, summed by the scan). */
 export interface LineCounts {
@@ -91,7 +92,7 @@ function skeletonSuffices(s: TranscriptSummary, record: Json, line: Buffer): boo
 }
 
 /** Folds one line (without its '\n') into `s`. Never throws; malformed lines are counted skipped. */
-export function foldTranscriptLine(s: TranscriptSummary, line: Buffer, counts: LineCounts): void {
+export function foldTranscriptLine(s: TranscriptSummary, line: Buffer, counts: LineCounts, sink?: UsageSink): void {
   if (isBlank(line)) return;
   if (isIgnoredLine(line)) {
     counts.linesIgnored++;
@@ -107,22 +108,23 @@ export function foldTranscriptLine(s: TranscriptSummary, line: Buffer, counts: L
     const record = asObject(skeleton);
     if (record === null || typeof record.type !== 'string' || skeletonSuffices(s, record, line)) {
       counts.linesParsed++;
-      applyRecord(s, skeleton);
+      applyRecord(s, skeleton, sink);
       return;
     }
   }
   const record = parseJsonLine(line, counts);
-  if (record !== undefined) applyRecord(s, record);
+  if (record !== undefined) applyRecord(s, record, sink);
 }
 
 /**
- * Folds the complete lines of `path` from byte `from` into `s`; returns the offset reached and the
- * counts. Throws only when the file cannot be read or is not a regular file.
+ * Folds the complete lines of `path` from byte `from` into `s` (each API message's usage record to
+ * `sink`); returns the offset reached and the counts. Throws only when the file cannot be read or is
+ * not a regular file.
  */
-export function foldTranscriptFile(path: string, from: number, s: TranscriptSummary, maxLineBytes: number): LineCounts & { offset: number } {
+export function foldTranscriptFile(path: string, from: number, s: TranscriptSummary, maxLineBytes: number, sink?: UsageSink): LineCounts & { offset: number } {
   const counts: LineCounts = { linesParsed: 0, linesSkipped: 0, linesIgnored: 0 };
   const r = readLinesFrom(path, from, {
-    line: (bytes) => foldTranscriptLine(s, bytes, counts),
+    line: (bytes) => foldTranscriptLine(s, bytes, counts, sink),
     oversize(head) {
       if (isIgnoredLine(head)) {
         counts.linesIgnored++;

@@ -14,6 +14,7 @@ import { listTranscriptFiles } from './transcript-files.ts';
 import { createTranscriptSummary, isTranscriptSummary } from './transcript.ts';
 import { foldTranscriptFile } from './transcript-lines.ts';
 import type { TranscriptSummary } from './transcript.ts';
+import type { UsageRecord } from '../../../core/usage-record.ts';
 
 export interface ScannedTranscript {
   path: string;
@@ -90,11 +91,13 @@ export function readTranscript(
   // Fold into a copy: the index may hand out its stored object, and a failed read must not leave it half-updated.
   const summary: TranscriptSummary = reusable ? structuredClone(entry.summary as TranscriptSummary) : createTranscriptSummary();
   const from = reusable ? entry.offset : 0;
+  const usage: UsageRecord[] = [];
+  const sink = { sessionId: id, emit: (u: UsageRecord) => void usage.push(u) };
   try {
-    const r = foldTranscriptFile(file, from, summary, options.maxLineBytes ?? MAX_LINE_BYTES);
+    const r = foldTranscriptFile(file, from, summary, options.maxLineBytes ?? MAX_LINE_BYTES, sink);
     counters.linesParsed += r.linesParsed;
     counters.linesSkipped += r.linesSkipped;
-    options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary });
+    options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage });
   } catch (e) {
     skip(counters, file, e, 'read failed');
     return undefined;
@@ -137,8 +140,11 @@ export function foldClaudeTask(task: FileTask): FileResult {
     const st = statRegularFile(task.path);
     const resume = task.from > 0 && isTranscriptSummary(task.summary);
     const summary = resume ? (task.summary as TranscriptSummary) : createTranscriptSummary();
-    const r = foldTranscriptFile(task.path, resume ? task.from : 0, summary, MAX_LINE_BYTES);
-    return { ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, linesParsed: r.linesParsed, linesSkipped: r.linesSkipped, bytes: task.bytes };
+    const usage: UsageRecord[] = [];
+    // The session id is the file's name, as listing takes it (transcript-files.ts).
+    const sink = { sessionId: path.basename(task.path, '.jsonl'), emit: (u: UsageRecord) => void usage.push(u) };
+    const r = foldTranscriptFile(task.path, resume ? task.from : 0, summary, MAX_LINE_BYTES, sink);
+    return { ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, linesParsed: r.linesParsed, linesSkipped: r.linesSkipped, bytes: task.bytes };
   } catch (e) {
     return failedResult(task, e);
   }

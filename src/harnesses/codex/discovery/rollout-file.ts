@@ -2,14 +2,17 @@
  * Incremental reading of one rollout through the TranscriptIndex port: only bytes past the stored
  * offset are read; a file that shrank or whose mtime went back is re-read from byte 0.
  */
+import { basename } from 'node:path';
 import { isNotRegularFile, statRegularFile } from '../../../discovery/regular-file/index.ts';
 import type { TranscriptIndex } from '../../../discovery/contract.ts';
 import { failedResult } from '../../../discovery/index-pool/index.ts';
 import type { FileResult, FileTask, ListedFile } from '../../../discovery/index-pool/index.ts';
-import { emptyRolloutSummary, isRolloutSummary } from './rollout.ts';
+import { emptyRolloutSummary, isRolloutSummary, threadIdFromRolloutName } from './rollout.ts';
 import type { RolloutSummary } from './rollout.ts';
 import { foldRolloutFile } from './rollout-lines.ts';
 import type { RolloutFile } from './rollout-scan.ts';
+import type { UsageRecord } from '../../../core/usage-record.ts';
+import type { UsageSink } from './usage-records.ts';
 
 export interface ReadCounters {
   filesScanned: number;
@@ -61,11 +64,13 @@ export function readRollout(path: string, index: TranscriptIndex, counters: Read
   const summary: RolloutSummary = resume ? structuredClone(prev.summary as RolloutSummary) : emptyRolloutSummary();
   const from = resume ? prev.offset : 0;
   counters.filesScanned++;
+  const usage: UsageRecord[] = [];
+  const sink = usageSinkOf(path, usage);
   try {
-    const r = foldRolloutFile(path, from, summary, MAX_LINE_BYTES);
+    const r = foldRolloutFile(path, from, summary, MAX_LINE_BYTES, sink);
     counters.linesParsed += r.linesParsed + r.linesIgnored;
     counters.linesSkipped += r.linesSkipped;
-    index.put({ path, harness: 'codex', size, mtimeMs, offset: r.offset, summary });
+    index.put({ path, harness: 'codex', size, mtimeMs, offset: r.offset, summary, usage });
     return summary;
   } catch (e) {
     countSkip(counters, `read ${path}`, e);
@@ -93,12 +98,19 @@ export function foldCodexTask(task: FileTask): FileResult {
     const st = statRegularFile(task.path);
     const resume = task.from > 0 && isRolloutSummary(task.summary);
     const summary = resume ? (task.summary as RolloutSummary) : emptyRolloutSummary();
-    const r = foldRolloutFile(task.path, resume ? task.from : 0, summary, MAX_LINE_BYTES);
+    const usage: UsageRecord[] = [];
+    const r = foldRolloutFile(task.path, resume ? task.from : 0, summary, MAX_LINE_BYTES, usageSinkOf(task.path, usage));
     return {
-      ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary,
+      ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage,
       linesParsed: r.linesParsed + r.linesIgnored, linesSkipped: r.linesSkipped, bytes: task.bytes,
     };
   } catch (e) {
     return failedResult(task, e);
   }
+}
+
+/** Where a rollout's usage records go: `out`, counted for the thread its file name names (none without one). */
+function usageSinkOf(path: string, out: UsageRecord[]): UsageSink | undefined {
+  const threadId = threadIdFromRolloutName(basename(path));
+  return threadId ? { sessionId: threadId, emit: (u) => void out.push(u) } : undefined;
 }

@@ -7,6 +7,7 @@ import { readJsonlFrom } from '../../../discovery/jsonl/index.ts';
 import { applyRolloutRecord, emptyRolloutSummary, rolloutIgnore } from './rollout.ts';
 import type { RolloutSummary } from './rollout.ts';
 import { HEAD_BYTES, foldRolloutFile, ignoreRolloutLine } from './rollout-lines.ts';
+import type { UsageRecord } from '../../../core/usage-record.ts';
 import { execRollout, modelSwitchRollout, rec } from './rollout-fixtures.test-support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'muster-rollout-lines-'));
@@ -25,11 +26,13 @@ function createRng(seed: number): () => number {
 }
 
 /** The reference: the head filter on the decoded head, every other line parsed whole. */
-function wholeParse(file: string): { s: RolloutSummary; skipped: number } {
+function wholeParse(file: string): { s: RolloutSummary; skipped: number; usage: UsageRecord[] } {
   const s = emptyRolloutSummary();
-  const r = readJsonlFrom(file, 0, (rec) => void applyRolloutRecord(s, rec), { ignore: rolloutIgnore(s), headBytes: HEAD_BYTES, maxLineBytes: 4 * 1024 * 1024 });
+  const usage: UsageRecord[] = [];
+  const sink = { sessionId: 't', emit: (u: UsageRecord) => void usage.push(u) };
+  const r = readJsonlFrom(file, 0, (rec) => void applyRolloutRecord(s, rec, sink), { ignore: rolloutIgnore(s), headBytes: HEAD_BYTES, maxLineBytes: 4 * 1024 * 1024 });
   s.records += r.linesIgnored;
-  return { s, skipped: r.linesSkipped };
+  return { s, skipped: r.linesSkipped, usage };
 }
 
 function assertSame(lines: string[]): void {
@@ -37,9 +40,11 @@ function assertSame(lines: string[]): void {
   writeFileSync(file, `${lines.join('\n')}\n`);
   const a = wholeParse(file);
   const s = emptyRolloutSummary();
-  const b = foldRolloutFile(file, 0, s, 4 * 1024 * 1024);
+  const usage: UsageRecord[] = [];
+  const b = foldRolloutFile(file, 0, s, 4 * 1024 * 1024, { sessionId: 't', emit: (u) => void usage.push(u) });
   assert.deepEqual(s, a.s);
   assert.equal(b.linesSkipped, a.skipped);
+  assert.deepEqual(usage, a.usage, 'the same usage records, in the same order');
 }
 
 test('the byte fold gives the summary the decoded-head filter and a whole parse give, on the fixture rollouts', () => {

@@ -11,6 +11,7 @@
 import { ELIDED, isBlank, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
 import { applyRolloutRecord } from './rollout.ts';
 import type { RolloutSummary } from './rollout.ts';
+import type { UsageSink } from './usage-records.ts';
 
 export interface LineCounts {
   linesParsed: number;
@@ -141,7 +142,7 @@ function metaSuffices(record: unknown): boolean {
 }
 
 /** Folds one line (without its '\n') into `s`. Never throws; malformed lines are counted skipped. */
-export function foldRolloutLine(s: RolloutSummary, line: Buffer, counts: LineCounts): void {
+export function foldRolloutLine(s: RolloutSummary, line: Buffer, counts: LineCounts, sink?: UsageSink): void {
   if (isBlank(line)) return;
   if (ignoreRolloutLine(s, line)) {
     counts.linesIgnored++;
@@ -156,19 +157,19 @@ export function foldRolloutLine(s: RolloutSummary, line: Buffer, counts: LineCou
     }
     if (metaSuffices(skeleton)) {
       counts.linesParsed++;
-      applyRolloutRecord(s, skeleton);
+      applyRolloutRecord(s, skeleton, sink);
       return;
     }
   }
   const record = parseJsonLine(line, counts);
-  if (record !== undefined) applyRolloutRecord(s, record);
+  if (record !== undefined) applyRolloutRecord(s, record, sink);
 }
 
-/** Folds the complete lines of `path` from byte `from`; throws only when the file cannot be read. */
-export function foldRolloutFile(path: string, from: number, s: RolloutSummary, maxLineBytes: number): LineCounts & { offset: number } {
+/** Folds the complete lines of `path` from byte `from` (each request's usage record to `sink`); throws only when the file cannot be read. */
+export function foldRolloutFile(path: string, from: number, s: RolloutSummary, maxLineBytes: number, sink?: UsageSink): LineCounts & { offset: number } {
   const counts: LineCounts = { linesParsed: 0, linesSkipped: 0, linesIgnored: 0 };
   const r = readLinesFrom(path, from, {
-    line: (bytes) => foldRolloutLine(s, bytes, counts),
+    line: (bytes) => foldRolloutLine(s, bytes, counts, sink),
     oversize(head) {
       if (!isBlank(head) && ignoreRolloutLine(s, head)) {
         counts.linesIgnored++;

@@ -4,11 +4,16 @@
  * shown) is noted from the head of its line and never parsed; only a line that starts like one has its
  * head decoded to look. Every other line is parsed whole.
  */
+import { basename } from 'node:path';
 import { isBlank, parseJsonLine, readLinesFrom } from '../../../discovery/jsonl/index.ts';
 import { failedResult } from '../../../discovery/index-pool/index.ts';
 import type { FileResult, FileTask } from '../../../discovery/index-pool/index.ts';
 import { statRegularFile } from '../../../discovery/regular-file/index.ts';
+import type { Harness } from '../../../core/session.ts';
+import type { UsageRecord } from '../../../core/usage-record.ts';
 import { asObj } from './records.ts';
+import { idFromFileName } from './session-files.ts';
+import { messageUsageRecord } from './usage-records.ts';
 import { applyRecord, applyToolResult, emptySummary, toolResultFromHead } from './transcript-summary.ts';
 import type { TranscriptSummary } from './transcript-summary.ts';
 
@@ -32,13 +37,33 @@ function tookToolResult(s: TranscriptSummary, line: Buffer): boolean {
   return tr !== undefined;
 }
 
-/** Folds the complete lines of `path` from `from` into `s` (its line counts too); returns the offset reached. Throws when unreadable. */
-export function foldPiFile(path: string, from: number, s: TranscriptSummary, maxLineBytes = MAX_LINE_BYTES): number {
+/** Hears each parsed record after it was folded into the summary. */
+export type RecordListener = (record: unknown) => void;
+
+/**
+ * A listener that puts each assistant message's usage record into `out`, counted for the session the
+ * summary names so far (its header), else for `nameId` (the file name's id); none without either.
+ */
+export function usageCollector(harness: Harness, nameId: string | null, s: TranscriptSummary, out: UsageRecord[]): RecordListener {
+  return (record) => {
+    const sessionId = s.id ?? nameId;
+    const u = sessionId === null ? null : messageUsageRecord(harness, sessionId, s.model, record);
+    if (u) out.push(u);
+  };
+}
+
+/**
+ * Folds the complete lines of `path` from `from` into `s` (its line counts too), telling `onRecord`
+ * of each parsed record; returns the offset reached. Throws when unreadable.
+ */
+export function foldPiFile(path: string, from: number, s: TranscriptSummary, maxLineBytes = MAX_LINE_BYTES, onRecord?: RecordListener): number {
   const r = readLinesFrom(path, from, {
     line(bytes) {
       if (isBlank(bytes) || tookToolResult(s, bytes)) return;
       const record = parseJsonLine(bytes, s);
-      if (record !== undefined) applyRecord(s, record);
+      if (record === undefined) return;
+      applyRecord(s, record);
+      onRecord?.(record);
     },
     oversize(head) {
       if (isBlank(head) || !tookToolResult(s, head)) s.linesSkipped++;
@@ -57,17 +82,19 @@ export function isPiSummary(v: unknown): v is TranscriptSummary {
  * The cold index's fold of one session file (runs in a worker thread); `afterRead` is the harness's
  * own step after a read (omp re-reads its in-place title line). Never throws.
  */
-export function piFold(afterRead?: (path: string, summary: TranscriptSummary) => void): (task: FileTask) => FileResult {
+export function piFold(harness: 'pi' | 'omp', afterRead?: (path: string, summary: TranscriptSummary) => void): (task: FileTask) => FileResult {
   return (task) => {
     try {
       const st = statRegularFile(task.path);
       const resume = task.from > 0 && isPiSummary(task.summary);
       const summary = resume ? (task.summary as TranscriptSummary) : emptySummary();
       const before = { parsed: summary.linesParsed, skipped: summary.linesSkipped };
-      const offset = foldPiFile(task.path, resume ? task.from : 0, summary);
+      const usage: UsageRecord[] = [];
+      const nameId = idFromFileName(basename(task.path));
+      const offset = foldPiFile(task.path, resume ? task.from : 0, summary, MAX_LINE_BYTES, usageCollector(harness, nameId, summary, usage));
       afterRead?.(task.path, summary);
       return {
-        ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset, summary,
+        ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset, summary, usage,
         linesParsed: summary.linesParsed - before.parsed, linesSkipped: summary.linesSkipped - before.skipped, bytes: task.bytes,
       };
     } catch (e) {

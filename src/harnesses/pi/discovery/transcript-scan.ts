@@ -5,10 +5,11 @@
  */
 import { isNotRegularFile } from '../../../discovery/regular-file/index.ts';
 import type { TranscriptIndex, TranscriptIndexEntry } from '../../../discovery/contract.ts';
+import type { UsageRecord } from '../../../core/usage-record.ts';
 import { listSessionFiles } from './session-files.ts';
 import type { SessionFile } from './session-files.ts';
 import { emptySummary } from './transcript-summary.ts';
-import { foldPiFile, isPiSummary } from './transcript-fold.ts';
+import { foldPiFile, isPiSummary, usageCollector } from './transcript-fold.ts';
 import type { TranscriptSummary } from './transcript-summary.ts';
 
 export interface ScannedTranscript {
@@ -75,10 +76,11 @@ function readIncrementally(file: SessionFile, options: ScanOptions, result: Scan
   const resumable = entry && saved && file.size >= entry.offset && file.mtimeMs >= entry.mtimeMs;
   const summary = resumable ? structuredClone(saved) : emptySummary();
   const offset = resumable ? entry.offset : 0;
+  const usage: UsageRecord[] = [];
   try {
-    const reached = foldPiFile(file.path, offset, summary, options.maxLineBytes);
+    const reached = foldPiFile(file.path, offset, summary, options.maxLineBytes, usageCollector(options.harness, file.nameId, summary, usage));
     options.afterRead?.(file.path, summary);
-    const next: TranscriptIndexEntry = { path: file.path, harness: options.harness, size: file.size, mtimeMs: file.mtimeMs, offset: reached, summary };
+    const next: TranscriptIndexEntry = { path: file.path, harness: options.harness, size: file.size, mtimeMs: file.mtimeMs, offset: reached, summary, usage };
     options.index.put(next);
     return summary;
   } catch (e) {

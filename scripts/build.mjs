@@ -32,7 +32,8 @@ const noTestSupport = {
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/cli/entry.ts' },
+  // The cold index's worker thread is its own entry (dist/index-worker.js), sharing chunks with the CLI.
+  entryPoints: { cli: 'src/cli/entry.ts', 'index-worker': 'src/harnesses/index-worker.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -37,7 +37,9 @@ import { createHookService, createHookSightings } from '../hooks/index.ts';
 import { createLaunchService } from '../launch/index.ts';
 import { hookRoutes } from '../server/routes/hooks.ts';
 import { createSources } from './sources.ts';
+import { createDaemonColdIndexing } from './cold-index.ts';
 import type { ProcPort } from '../discovery/proc/types.ts';
+import { createLivenessProbe } from '../discovery/proc/index.ts';
 import type { App } from '../server/env.ts';
 import { createDesktopChannel, createNotifier, createPager, createWebhookChannel, type NotificationChannel, type SessionLookup } from '../pager/index.ts';
 import { pageRoutes } from '../server/routes/pages.ts';
@@ -112,10 +114,15 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     let rescanSeconds = (await store.settings.all()).rescanSeconds;
     // The processes hooks report from: sources of harnesses with no liveness on disk read them.
     const sightings = createHookSightings();
-    const { sources, proc } = await createSources({ env, index: store.transcriptIndex, proc: options.proc, sightings });
+    const cold = createDaemonColdIndexing(env, log);
+    disposers.push(() => cold.indexer.close());
+    const { sources, proc } = await createSources({ env, index: store.transcriptIndex, proc: options.proc, sightings, cold });
     // Exact status from hook events wins over file-derived status while the process lives.
     const overlay = createHookStatus();
-    const hub = createHub({ sources, bus, isAlive: (pid) => proc.isAlive(pid), rescanMs: () => rescanSeconds * 1000, overlay, log });
+    // The sweep's probe holds a /proc descriptor per live pid (a read per sweep instead of a path walk and a parse).
+    const liveness = createLivenessProbe(proc, { procRoot: options.proc ? null : undefined });
+    disposers.push(() => liveness.close());
+    const hub = createHub({ sources, bus, isAlive: (pid) => liveness.isAlive(pid), rescanMs: () => rescanSeconds * 1000, overlay, log });
     disposers.push(() => hub.close());
     // tmux (the user's server, or MUSTER_TMUX_SOCKET) and herdr (its socket, when found).
     const panes = createPaneService({ proc, env, tmuxSocket: env.MUSTER_TMUX_SOCKET?.trim() || undefined, log });
@@ -274,7 +281,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       token,
       getPort: () => port,
       routes: [
-        coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), mcpMounted: true }),
+        coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), indexing: () => hub.indexing(), mcpMounted: true }),
         harnessRoutes({ installed: installedOn(env) }),
         sessionRoutes({ hub, decorate: (s) => actions.decorate(s) }),
         actionRoutes({ actions, history: store.actions }),

@@ -8,7 +8,7 @@
  */
 import type { Harness, Session } from '../core/session.ts';
 import type { HookStatus } from '../harnesses/adapter.ts';
-import type { ActionRecord } from '../hub/index.ts';
+import type { ActionRecord, IndexingStatus } from '../hub/index.ts';
 import type { DeliveryRecord, Page } from '../pager/index.ts';
 import type { Goal, HandoffWhy, Verdict } from '../goals/index.ts';
 import type { LaunchRecord } from '../launch/index.ts';
@@ -54,6 +54,8 @@ export interface EventCatalogue extends Record<PageEventType, Page> {
   'launch.started': { launch: LaunchRecord };
   'launch.ended': { launch: LaunchRecord };
 
+  /** A cold index moved on (a first start reading a long history): the whole figure. */
+  'index.progress.changed': IndexingStatus;
   /** New usage records were stored (a turn ended, a transcript was read): spend views refetch GET /api/usage. */
   'usage.recorded': { harnesses: Harness[] };
 

@@ -11,6 +11,7 @@
 import type { Session } from '../core/session.ts';
 import type { SessionSource, TranscriptIndex } from '../discovery/contract.ts';
 import type { GitReader } from '../discovery/git/index.ts';
+import type { ColdIndexing } from '../discovery/index-pool/index.ts';
 import type { ProcPort } from '../discovery/proc/types.ts';
 import type { LaunchContext, LaunchPlan } from '../launch/plan-types.ts';
 import type { InstallTarget, TargetContext } from '../hooks/install/target.ts';
@@ -36,6 +37,8 @@ export interface SourceDeps {
    * Default: none (no hooks are received: tests, the CLI).
    */
   sightings?: HookSightings;
+  /** Reads a first start's unread transcripts in worker threads. Default: none (read in list()). */
+  cold?: ColdIndexing;
 }
 
 /** Hook events → status: what the harness's hooks, plugin or extension report, and what it means. */

@@ -120,13 +120,21 @@ function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage):
     dirty.clear();
     records = [];
     let deltas: UsageDelta[] = [];
-    db.transaction(() => {
-      deltas = usage.write(written);
-      for (const [path, e] of batch) {
-        if (e) put.run(e.path, e.harness, e.size, e.mtimeMs, e.offset, JSON.stringify(e.summary ?? null));
-        else del.run(path);
-      }
-    })();
+    // Without the fsync of synchronous=FULL (5 ms and more each on a busy disk, which a cold index
+    // of thousands of files pays per batch): a crash may lose the last index writes, which only means
+    // reading those bytes again, and the next FULL commit (a page, a goal) makes them durable with it.
+    db.pragma('synchronous = NORMAL');
+    try {
+      db.transaction(() => {
+        deltas = usage.write(written);
+        for (const [path, e] of batch) {
+          if (e) put.run(e.path, e.harness, e.size, e.mtimeMs, e.offset, JSON.stringify(e.summary ?? null));
+          else del.run(path);
+        }
+      })();
+    } finally {
+      db.pragma('synchronous = FULL');
+    }
     usage.notify(deltas);
   };
   const schedule = (): void => {

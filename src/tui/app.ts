@@ -16,6 +16,7 @@ import { LIMITS, type Page } from '../pager/index.ts';
 import type { Goal } from '../goals/index.ts';
 import type { UsageReport } from '../usage/index.ts';
 import { lastSevenDays, spendLineOf, spendPath } from './spend.ts';
+import { indexingLabel } from '../core/indexing.ts';
 
 export interface TuiApi {
   /** Calls `/api<path>`; resolves with the JSON body, rejects with an Error (`code` when the daemon named one). */
@@ -140,7 +141,7 @@ export function createTui(opts: TuiOptions): Tui {
       queue = [];
       snapshotReady = true;
       snapshotAfterHello ||= afterHello;
-      update(next);
+      update({ ...next, indexing: indexingLabel(s.indexing) });
     } catch (e) {
       update(flash(state, `could not load from the daemon: ${(e as Error).message}; retrying`, 'error', clock()));
       const t = setTimeout(() => void fetchSnapshot(), 2000);
@@ -165,6 +166,7 @@ export function createTui(opts: TuiOptions): Tui {
       return;
     }
     if (m.type === 'usage.recorded') return spendSoon();
+    if (m.type === 'index.progress.changed') return update({ ...state, indexing: indexingLabel(m.data) });
     if (!snapshotReady) queue.push(m);
     else update(applyEvent(state, m));
   }

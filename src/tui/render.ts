@@ -70,10 +70,10 @@ function statusLine(state: TuiState, columns: number, now: number, style: Style)
   const hints = state.view === 'sessions'
     ? '?:keys  Tab:pages  Enter/f:focus  r:resume  n:new  x:end  m:send  s/p/u/c:goal  /:search  t/h:filter  q:quit'
     : '?:keys  Tab:sessions  a:answer  1-9:choice  d:dismiss  /:search  q:quit';
-  if (!state.spend) return textLine(hints, columns, style, 'dim');
-  // Today's spend keeps its place at the right; the hints give way first on a narrow terminal.
-  const spend = spendText(state.spend);
-  return composeLine([{ text: hints, tones: ['dim'] }, { text: `  ${spend}`, width: Math.min(columns, spend.length + 2) }], columns, style);
+  // The cold index's figure and today's spend keep their place at the right; the hints give way first on a narrow terminal.
+  const right = [state.indexing, state.spend ? spendText(state.spend) : null].filter((x): x is string => x !== null).join('  ');
+  if (!right) return textLine(hints, columns, style, 'dim');
+  return composeLine([{ text: hints, tones: ['dim'] }, { text: `  ${right}`, width: Math.min(columns, right.length + 2) }], columns, style);
 }
 
 function help(columns: number, height: number, style: Style): string[] {

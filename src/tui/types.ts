@@ -63,6 +63,8 @@ export interface TuiState extends StreamState {
   endedLimit: number;
   /** Today's spend and the last 7 days for the status line; null until fetched. */
   spend: SpendLine | null;
+  /** "indexed 312 / 800 transcripts" while a first start reads a long history; null otherwise. */
+  indexing: string | null;
 }
 
 export type Snapshot = StreamSnapshot;
@@ -80,6 +82,7 @@ export function initialState(overrides: Partial<TuiState> = {}): TuiState {
     connection: 'connecting',
     endedLimit: 20,
     spend: null,
+    indexing: null,
     ...overrides,
   };
 }

@@ -12,6 +12,7 @@ import { SessionPanel } from './session-panel.tsx';
 import { useBoard } from './use-board.ts';
 import { useTheme } from './theme.ts';
 import { TodaySpend } from './today-spend.tsx';
+import { IndexProgress } from './index-progress.tsx';
 import type { Page, Session } from './types.ts';
 
 const CanvasView = lazy(() => import('./canvas/canvas-view.tsx'));
@@ -102,6 +103,7 @@ export function App() {
         <span className="tally" data-testid="tally">
           <b className={counts.waiting > 0 ? 'need' : ''}>{counts.waiting} waiting</b> · {counts.working} working · {counts.live} live · {sessions.length} total
         </span>
+        <IndexProgress figure={data.indexing} />
         <TodaySpend tick={data.usageTick} onOpen={() => go('spend')} />
         <nav className="views" aria-label="views">
           <button type="button" className={view === 'list' ? 'on' : ''} onClick={() => go('list')} data-testid="view-list">List</button>

@@ -9,6 +9,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from './api.ts';
 import { applyEvent, emptyStreamState, STATE_EVENTS, withGoals, withPages, withSessions, type StreamState } from '../../src/events/index.ts';
+import type { IndexingFigure } from '../../src/core/indexing.ts';
 import type { BoardCharacters, Conn, Goal, GoalView, Page, Session } from './types.ts';
 
 export interface BoardData {
@@ -30,6 +31,8 @@ export interface BoardData {
   refreshPages(): Promise<void>;
   /** Counts `usage.recorded` events (a turn ended, a transcript was read), so spend views refetch. */
   usageTick: number;
+  /** The cold index's figure (a first start reading a long history); null before the first listing. */
+  indexing: IndexingFigure | null;
 }
 
 export function useBoard(): BoardData {
@@ -40,11 +43,13 @@ export function useBoard(): BoardData {
   const [conn, setConn] = useState<Conn>('connecting');
   const [error, setError] = useState<string | null>(null);
   const [usageTick, setUsageTick] = useState(0);
+  const [indexing, setIndexing] = useState<IndexingFigure | null>(null);
 
   const refreshSessions = useCallback(async () => {
     try {
-      const r = await api<{ sessions: Session[] }>('GET', '/api/sessions');
+      const r = await api<{ sessions: Session[]; indexing?: IndexingFigure }>('GET', '/api/sessions');
       setStream((s) => withSessions(s, r.sessions));
+      setIndexing(r.indexing ?? null);
       setError(null);
     } catch (e) {
       setError((e as Error).message);
@@ -116,6 +121,8 @@ export function useBoard(): BoardData {
       clearTimeout(usageTimer);
       usageTimer = setTimeout(() => setUsageTick((n) => n + 1), 250);
     });
+    // The sessions of each indexed batch arrive as session.upserted; this is only the figure.
+    on('index.progress.changed', (data) => setIndexing(data as IndexingFigure));
     for (const type of STATE_EVENTS) {
       on(type, (data) => {
         const at = new Date().toISOString();
@@ -131,7 +138,7 @@ export function useBoard(): BoardData {
 
   const pages = useMemo(() => pendingPages(stream.pages), [stream.pages]);
   const goals = useMemo(() => goalViews(stream.goals, stream.evaluating), [stream.goals, stream.evaluating]);
-  return { sessions: stream.sessions, characters, pages, pagesAvailable, goals, goalsAvailable, setGoal, conn, error, refreshCharacters, refreshPages, usageTick };
+  return { sessions: stream.sessions, characters, pages, pagesAvailable, goals, goalsAvailable, setGoal, conn, error, refreshCharacters, refreshPages, usageTick, indexing };
 }
 
 /** The pages still waiting for the operator, oldest first (the map also holds those answered since the last fetch). */

@@ -30,7 +30,7 @@ export const claude = defineHarness({
   isValidId: isUuid,
   async createSource(d) {
     const { createClaudeSource } = await import('./discovery/source.ts');
-    return createClaudeSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git });
+    return createClaudeSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git, cold: d.cold });
   },
   resumeArgv: claudeResumeArgv,
   send: claudeSend,

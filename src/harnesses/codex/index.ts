@@ -32,7 +32,7 @@ export const codex = defineHarness({
   isValidId: isUuid,
   async createSource(d) {
     const { createCodexSource } = await import('./discovery/source.ts');
-    return createCodexSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git });
+    return createCodexSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git, cold: d.cold });
   },
   resumeArgv: codexResumeArgv,
   send: codexSend,

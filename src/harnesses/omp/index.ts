@@ -37,7 +37,7 @@ export const omp = defineHarness({
   isValidId: isUuid,
   async createSource(d) {
     const { createOmpSource } = await import('./discovery/omp-source.ts');
-    return createOmpSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git });
+    return createOmpSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git, cold: d.cold });
   },
   resumeArgv: (id) => (isUuid(id) ? ompResumeArgv(id.toLowerCase()) : null),
   send: {

@@ -31,7 +31,7 @@ export const pi = defineHarness({
   isValidId: isUuid,
   async createSource(d) {
     const { createPiSource } = await import('./discovery/pi-source.ts');
-    return createPiSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git });
+    return createPiSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git, cold: d.cold });
   },
   resumeArgv: (id) => (isUuid(id) ? piResumeArgv(id.toLowerCase()) : null),
   send: {

@@ -1,6 +1,7 @@
 /** Sessions: GET /api/sessions (filters), GET /api/sessions/:id, GET /api/diagnostics. */
 import { MusterError } from '../../errors/index.ts';
-import type { Hub, SessionFilter } from '../../hub/index.ts';
+import type { Hub, IndexingStatus, SessionFilter } from '../../hub/index.ts';
+import type { IndexingFigure } from '../../core/indexing.ts';
 import { STATUSES, type Session } from '../../core/session.ts';
 import { optAbsolutePath, optHarness, optOneOf, queryBoolean, sessionIdIn } from '../input.ts';
 import type { App } from '../env.ts';
@@ -24,6 +25,11 @@ export interface SessionRouteOptions {
   decorate?: (session: Session) => Session;
 }
 
+/** The figure a listing carries: the totals, without each source's. */
+export function indexingOf(s: IndexingStatus): IndexingFigure {
+  return { active: s.active, done: s.done, total: s.total, bytesDone: s.bytesDone, bytesTotal: s.bytesTotal };
+}
+
 export function sessionRoutes(opts: SessionRouteOptions) {
   const decorate = opts.decorate ?? ((s: Session) => s);
   // The hub replaces a session object whenever anything about it changes (it never edits one in
@@ -38,10 +44,13 @@ export function sessionRoutes(opts: SessionRouteOptions) {
     return j;
   };
   const HEAD = Buffer.from('{"ok":true,"sessions":[');
-  const TAIL = Buffer.from(']}');
   const COMMA = Buffer.from(',');
-  /** `{ ok: true, sessions }` as bytes, copied together once. */
+  /**
+   * `{ ok: true, sessions, indexing }` as bytes, copied together once. `indexing` says whether a cold
+   * index is still reading (then the list holds the sessions read so far).
+   */
   const envelope = (parts: Buffer[]): Buffer => {
+    const TAIL = Buffer.from(`],"indexing":${JSON.stringify(indexingOf(opts.hub.indexing()))}}`);
     const all: Buffer[] = [HEAD];
     for (const [i, p] of parts.entries()) {
       if (i > 0) all.push(COMMA);

@@ -17,7 +17,9 @@ import { MusterError } from '../../../errors/index.ts';
 import { buildSession, mainEntry } from './build-session.ts';
 import { scanRegistry, staleReason } from './live.ts';
 import type { RegistryEntry } from './registry.ts';
-import { readTranscript, scanTranscripts } from './transcript-scan.ts';
+import { listedTranscripts, readTranscript, scanTranscripts } from './transcript-scan.ts';
+import { startColdRun } from '../../../discovery/index-pool/index.ts';
+import type { ColdIndexing, ColdRun } from '../../../discovery/index-pool/index.ts';
 import { isTranscriptSummary } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import { createLedgerCache } from './fork-ledger.ts';
@@ -44,6 +46,8 @@ export interface ClaudeSourceOptions {
   debounceMs?: number;
   /** Transcript lines longer than this are skipped unparsed. Default: 8 MiB. */
   maxLineBytes?: number;
+  /** Reads a first start's unread transcripts in worker threads (coldIndex). Default: none. */
+  cold?: ColdIndexing;
 }
 
 const emptyCounters = (): TranscriptScanCounters => ({ filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] });
@@ -59,6 +63,7 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
   const index = options.index ?? createMemoryTranscriptIndex();
   const git = options.git ?? createGitReader();
   const ledgers = createLedgerCache({ maxLineBytes: options.maxLineBytes });
+  let cold: ColdRun | null = null;
   const counters: TranscriptScanCounters & { stale: number } = {
     filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [], stale: 0,
   };
@@ -154,7 +159,7 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
     async list() {
       const live = await liveBySession();
       const local = emptyCounters();
-      const transcripts = scanTranscripts({ projectsDir, home, index, maxLineBytes: options.maxLineBytes }, local);
+      const transcripts = scanTranscripts({ projectsDir, home, index, maxLineBytes: options.maxLineBytes, pending: cold?.pending }, local);
       absorb(local);
       const byId = new Map<string, ScannedTranscript>();
       for (const t of transcripts) {
@@ -208,6 +213,19 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
     async tail(id, limit) {
       if (!isValidId(id)) throw new MusterError('invalid_id', `not a Claude session id: ${JSON.stringify(id)}`);
       return readClaudeTail(projectsDir, id.toLowerCase(), limit, home);
+    },
+
+    coldIndex(onProgress) {
+      if (!options.cold || cold) return null;
+      cold = startColdRun({
+        harness: 'claude', kind: 'claude', index, cold: options.cold, files: listedTranscripts(projectsDir, home), isSummary: isTranscriptSummary, onProgress,
+        onResult: (r) => {
+          if (r.ok) absorb({ ...emptyCounters(), filesScanned: 1, linesParsed: r.linesParsed, linesSkipped: r.linesSkipped });
+          else absorb({ ...emptyCounters(), filesScanned: 1, filesSkipped: 1, notRegular: r.code === 'ENOTREG' ? 1 : 0, errors: [r.code === 'ENOTREG' ? r.message : `${r.path}: ${r.code}`] });
+        },
+      });
+      const run = cold;
+      return run ? run.done.finally(() => { if (cold === run) cold = null; }) : null;
     },
 
     diagnostics(): SourceDiagnostics {

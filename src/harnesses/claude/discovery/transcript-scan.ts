@@ -6,11 +6,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { readJsonlFrom } from '../../../discovery/jsonl/index.ts';
 import type { TranscriptIndex } from '../../../discovery/contract.ts';
+import { failedResult } from '../../../discovery/index-pool/index.ts';
+import type { FileResult, FileTask, ListedFile } from '../../../discovery/index-pool/index.ts';
 import { isNotRegularFile, statRegularFile } from '../../../discovery/regular-file/index.ts';
 import { listTranscriptFiles } from './transcript-files.ts';
-import { applyRecord, createTranscriptSummary, ignoreTranscriptLine, isTranscriptSummary } from './transcript.ts';
+import { createTranscriptSummary, isTranscriptSummary } from './transcript.ts';
+import { foldTranscriptFile } from './transcript-lines.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
 
@@ -32,6 +34,9 @@ export interface TranscriptScanCounters {
   errors: string[];
 }
 
+/** Lines longer than this are skipped unparsed (a 50 MB tool output), unless their head says ignore. */
+export const MAX_LINE_BYTES = 8 * 1024 * 1024;
+
 export interface TranscriptScanOptions {
   projectsDir: string;
   index: TranscriptIndex;
@@ -39,6 +44,8 @@ export interface TranscriptScanOptions {
   maxLineBytes?: number;
   /** Links are followed only when they resolve inside this directory. Default: projectsDir's parent (the Claude home). */
   home?: string;
+  /** Files a cold index has not read yet: left out, and their index entries kept. Default: none. */
+  pending?: ReadonlySet<string>;
 }
 
 /** Reads every transcript (incrementally); counters are added to `counters`. */
@@ -48,6 +55,7 @@ export function scanTranscripts(options: TranscriptScanOptions, counters: Transc
   const home = options.home ?? path.dirname(options.projectsDir);
   for (const { file, id } of listTranscriptFiles(options.projectsDir, home, counters)) {
     seen.add(file);
+    if (options.pending?.has(file)) continue;
     counters.filesScanned++;
     const t = readTranscript(file, id, options, counters);
     if (t) out.push(t);
@@ -86,14 +94,9 @@ export function readTranscript(
   const usage: UsageRecord[] = [];
   const sink = { sessionId: id, emit: (u: UsageRecord) => void usage.push(u) };
   try {
-    const r = readJsonlFrom(file, from, (rec) => applyRecord(summary, rec, sink), {
-      ignore: ignoreTranscriptLine,
-      maxLineBytes: options.maxLineBytes ?? 8 * 1024 * 1024,
-    });
+    const r = foldTranscriptFile(file, from, summary, options.maxLineBytes ?? MAX_LINE_BYTES, sink);
     counters.linesParsed += r.linesParsed;
     counters.linesSkipped += r.linesSkipped;
-    // Lines the filter took unparsed were recognised by their Claude-specific heads: records too.
-    summary.records += r.linesIgnored;
     options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage });
   } catch (e) {
     skip(counters, file, e, 'read failed');
@@ -114,4 +117,35 @@ function skip(counters: TranscriptScanCounters, file: string, e: unknown, what: 
     counters.notRegular++;
     counters.errors.push(e.message);
   } else counters.errors.push(`${file}: ${(e as NodeJS.ErrnoException).code ?? what}`);
+}
+
+/** Every transcript file, stat'ed, newest first (what a cold index reads, in that order). */
+export function listedTranscripts(projectsDir: string, home: string): ListedFile[] {
+  const ignore = { filesSkipped: 0, errors: [] as string[] }; // list() counts these on its own pass
+  const out: ListedFile[] = [];
+  for (const { file } of listTranscriptFiles(projectsDir, home, ignore)) {
+    try {
+      const st = statRegularFile(file);
+      out.push({ path: file, size: st.size, mtimeMs: st.mtimeMs });
+    } catch {
+      // unreadable or not a regular file: list() reads and counts it
+    }
+  }
+  return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
+}
+
+/** The cold index's fold of one transcript (runs in a worker thread). Never throws. */
+export function foldClaudeTask(task: FileTask): FileResult {
+  try {
+    const st = statRegularFile(task.path);
+    const resume = task.from > 0 && isTranscriptSummary(task.summary);
+    const summary = resume ? (task.summary as TranscriptSummary) : createTranscriptSummary();
+    const usage: UsageRecord[] = [];
+    // The session id is the file's name, as listing takes it (transcript-files.ts).
+    const sink = { sessionId: path.basename(task.path, '.jsonl'), emit: (u: UsageRecord) => void usage.push(u) };
+    const r = foldTranscriptFile(task.path, resume ? task.from : 0, summary, MAX_LINE_BYTES, sink);
+    return { ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, linesParsed: r.linesParsed, linesSkipped: r.linesSkipped, bytes: task.bytes };
+  } catch (e) {
+    return failedResult(task, e);
+  }
 }

@@ -23,7 +23,10 @@ import { buildSession } from './build-session.ts';
 import type { EndPlan } from './build-session.ts';
 import { endThread } from './end.ts';
 import { promptDaemonThread } from './prompt.ts';
-import { countSkip, readRollout, pushError } from './rollout-file.ts';
+import { countSkip, listedRollouts, readRollout, pushError } from './rollout-file.ts';
+import { isRolloutSummary } from './rollout.ts';
+import { startColdRun } from '../../../discovery/index-pool/index.ts';
+import type { ColdIndexing, ColdRun } from '../../../discovery/index-pool/index.ts';
 import type { ReadCounters } from './rollout-file.ts';
 import type { RolloutSummary } from './rollout.ts';
 import { findRollouts } from './rollout-scan.ts';
@@ -51,6 +54,8 @@ export interface CodexSourceOptions {
   promptTimeoutMs?: number;
   /** Opens a control connection; tests may substitute. Default: withAppServer. */
   withDaemon?: <T>(socketPath: string, fn: (c: AppServerClient) => Promise<T>, timeoutMs: number) => Promise<T>;
+  /** Reads a first start's unread rollouts in worker threads (coldIndex). Default: none. */
+  cold?: ColdIndexing;
 }
 
 export interface CodexSource extends SessionSource {
@@ -73,6 +78,7 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
   const withDaemon = options.withDaemon ?? ((p, fn, t) => withAppServer(p, fn, { timeoutMs: t }));
   const counters: ReadCounters = { filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] };
   let staleLocks = 0;
+  let cold: ColdRun | null = null;
   const store = createThreadStore(home, (m) => pushError(counters, m), (e) => countSkip(counters, e.path, e));
 
   /** thread/read for each daemon-held thread over one connection; an unreachable daemon yields {}. */
@@ -100,6 +106,7 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
   const resolve = async (): Promise<Resolved> => {
     const summaries = new Map<string, RolloutSummary>();
     for (const f of findRollouts(home, (p, e) => countSkip(counters, p, e))) {
+      if (cold?.pending.has(f.path)) continue; // the cold index reads it
       const s = readRollout(f.path, index, counters);
       if (!s) continue;
       if (s.records === 0) { counters.filesSkipped++; continue; } // named like a rollout, holds none of its records
@@ -173,6 +180,25 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
     },
     resumeArgv: codexResumeArgv,
     isValidId,
+    coldIndex(onProgress) {
+      if (!options.cold || cold) return null;
+      cold = startColdRun({
+        harness: 'codex', kind: 'codex', index, cold: options.cold, files: listedRollouts(findRollouts(home, () => {})), isSummary: isRolloutSummary, onProgress,
+        onResult: (r) => {
+          counters.filesScanned++;
+          if (r.ok) {
+            counters.linesParsed += r.linesParsed;
+            counters.linesSkipped += r.linesSkipped;
+          } else {
+            counters.filesSkipped++;
+            if (r.code === 'ENOTREG') counters.notRegular++;
+            pushError(counters, r.code === 'ENOTREG' ? r.message : `read ${r.path}: ${r.message}`);
+          }
+        },
+      });
+      const run = cold;
+      return run ? run.done.finally(() => { if (cold === run) cold = null; }) : null;
+    },
     diagnostics(): SourceDiagnostics {
       return {
         harness: 'codex', filesScanned: counters.filesScanned, filesSkipped: counters.filesSkipped, linesParsed: counters.linesParsed,

@@ -51,6 +51,7 @@ export const SETTINGS = {
   notifyDesktop: setting({ default: true, check: bool, describe: 'desktop notifications (notify-send) on/off' }),
   webhookUrl: setting({ default: '', check: httpUrl, describe: "webhook URL for page notifications ('' = off; http or https)" }),
   webhookFormat: setting({ default: 'json', check: oneOf('json', 'ntfy'), describe: 'webhook body: json | ntfy' }),
+  fleetAcceptCommands: setting({ default: true, check: bool, describe: "fleet: run other hosts' commands on this host's sessions, pages and goals (false: read-only to them)" }),
 };
 
 export type SettingKey = keyof typeof SETTINGS;

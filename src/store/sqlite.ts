@@ -14,6 +14,7 @@ import { createSqliteBoardRepository } from './board.ts';
 import { createSqliteActionsRepository } from './actions.ts';
 import { createSqlitePagesRepository } from './pages.ts';
 import { createSqliteLaunchesRepository } from './launches.ts';
+import { createSqliteOutboxRepository } from './fleet-outbox.ts';
 import { settingsFrom, validateSettingsPatch, type Settings } from './settings.ts';
 import type { Store } from './types.ts';
 
@@ -68,6 +69,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     pages: createSqlitePagesRepository(db),
     launches: createSqliteLaunchesRepository(db),
     goals: createSqliteGoalsRepository(db),
+    fleetOutbox: createSqliteOutboxRepository(db, clock),
     close() {
       if (closed) return;
       closed = true;

@@ -10,6 +10,7 @@ import type { LaunchesRepository } from '../launch/types.ts';
 import type { BoardRepository } from '../board/ports.ts';
 import type { ActionsRepository } from './actions.ts';
 import type { PagesRepository } from '../pager/types.ts';
+import type { OutboxRepository } from '../fleet/types.ts';
 
 export interface SettingsRepository {
   /** Every known setting, stored values over defaults. */
@@ -33,6 +34,8 @@ export interface Store {
   launches: LaunchesRepository;
   /** Goals driven by the auditor (migration 6). */
   goals: GoalsRepository;
+  /** The fleet outbox: changes waiting to be published to the fleet's PostgreSQL (migration 7; empty unless joined). */
+  fleetOutbox: OutboxRepository;
   /** Closes the database. Idempotent. */
   close(): void;
 }

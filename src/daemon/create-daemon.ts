@@ -43,6 +43,9 @@ import { createAuditorFactory, createGoals, createHookDecider, createPagerPagePo
 import { runArgv, runCommand, resumeHeadless } from './runners.ts';
 import { auditorHarnesses, canContinueHeadless, turnEndOf } from '../harnesses/ports.ts';
 import { goalRoutes } from '../server/routes/goals.ts';
+import { fleetRoutes } from '../server/routes/fleet.ts';
+import { createFleetControl } from './fleet.ts';
+import { LIMITS } from '../pager/index.ts';
 
 export const DEFAULT_PORT = 6878;
 
@@ -216,7 +219,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       },
     });
     bus.on('page.answered', ({ data: p }) => {
-      if (p.answer?.text) void goals.onPageAnswered(p.id, p.answer.text).catch((err: unknown) => log(`[goals] resume from page failed: ${(err as Error).message}`));
+      // Another host's page (announced here by the fleet) resumes that host's goal there, not one here.
+      if (p.answer?.text && !p.hostId) void goals.onPageAnswered(p.id, p.answer.text).catch((err: unknown) => log(`[goals] resume from page failed: ${(err as Error).message}`));
     });
     const sessionLookup: SessionLookup = { get: (id) => hub.get(id), live: (cwd, harness) => hub.list({ live: true, cwd, ...(harness ? { harness } : {}) }), launchSession: (id) => launches.sessionOf(id) };
     const mcp = createMcpEndpoint({ pager, version: VERSION, log, sessions: sessionLookup });
@@ -229,22 +233,44 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       pid: process.pid,
     };
     let port = 0;
+    // The fleet: other hosts' records for the routes, and this host's records mirrored to them (once joined).
+    const fleet = createFleetControl({
+      env, home: paths.home, version: identity.buildId, bus, outbox: store.fleetOutbox, log,
+      current: async () => {
+        await hub.ready();
+        const pages = await store.pages.list({ limit: LIMITS.listedMax });
+        const goalList = await store.goals.list({ limit: 1000 });
+        return { sessions: hub.list(), pages, goals: goalList, completePages: pages.length < LIMITS.listedMax, completeGoals: goalList.length < 1000 };
+      },
+      acceptCommands: async () => (await store.settings.all()).fleetAcceptCommands,
+      // Called only once the server listens (the link starts after it), when `app` exists.
+      request: () => {
+        if (port === 0) return null;
+        return (path, init) => Promise.resolve(app.request(`http://127.0.0.1:${port}${path}`, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } }));
+      },
+    });
+    bus.on('settings.updated', () => fleet.settingsChanged());
+    const localSession = async (id: string) => {
+      await hub.ready();
+      return hub.get(id);
+    };
     const app = createApp({
       token,
       getPort: () => port,
       routes: [
         coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), mcpMounted: true }),
         harnessRoutes(),
-        sessionRoutes({ hub, decorate: (s) => actions.decorate(s) }),
-        actionRoutes({ actions, history: store.actions }),
+        sessionRoutes({ hub, decorate: (s) => actions.decorate(s), fleet }),
+        actionRoutes({ actions, history: store.actions, fleet, local: localSession }),
         sessionTailRoutes({ hub }),
         hookRoutes({ hooks, launches }),
         inboxRoutes({ inbox }),
         characterRoutes({ characters, bus }),
         packRoutes({ characters, bus }),
         sceneRoutes({ scene, bus }),
-        pageRoutes({ pager, sessions: sessionLookup }),
-        goalRoutes({ goals, harnessOf: (id) => hub.get(id)?.harness, drivable: createDriveCheck({ env, session: (id) => hub.get(id), runningLaunches: () => launches.list({ running: true, limit: 1000 }) }) }),
+        pageRoutes({ pager, sessions: sessionLookup, fleet }),
+        fleetRoutes({ fleet }),
+        goalRoutes({ goals, fleet, localSession: async (id) => (await localSession(id)) !== undefined, harnessOf: (id) => hub.get(id)?.harness ?? fleet.session(id)?.harness, drivable: createDriveCheck({ env, session: (id) => hub.get(id), runningLaunches: () => launches.list({ running: true, limit: 1000 }) }) }),
         mcp.mount,
         eventsRoutes({
           bus,
@@ -268,6 +294,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     });
     port = listener.port;
     disposers.push(() => listener.close());
+    // Joined already (MUSTER_FLEET_URL or fleet.json): connect in the background; the daemon serves at once.
+    fleet.start();
+    disposers.push(() => fleet.close());
     // Runs before the listener closes: waiting tool calls return `pending`, then MCP sessions end.
     disposers.push(async () => {
       pager.close();

@@ -122,7 +122,6 @@ export function createCommands(opts: CommandsOptions): Commands {
         waiters.delete(id);
         resolve(false);
       }, ms);
-      t.unref?.();
       waiters.set(id, () => {
         clearTimeout(t);
         waiters.delete(id);

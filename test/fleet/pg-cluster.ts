@@ -37,7 +37,7 @@ export interface PgCluster {
 }
 
 export interface PgClusterOptions {
-  /** TLS: the server's certificate and key files (the cluster then also listens with ssl=on). */
+  /** TLS: the server's certificate and key (PEM text; the cluster then listens with ssl=on). */
   ssl?: { cert: string; key: string };
   /** Loads pg_stat_statements (the benchmark counts statements with it). */
   statStatements?: boolean;
@@ -107,13 +107,19 @@ export async function startCluster(options: PgClusterOptions = {}): Promise<PgCl
     const r = spawnSync(file, argv, { encoding: 'utf8', cwd: dir });
     if (r.status !== 0) throw new Error(`${cmd} failed (${r.status}): ${r.stderr || r.stdout}\n${existsSync(join(dir, 'log')) ? readFileSync(join(dir, 'log'), 'utf8') : ''}`);
   };
+  if (options.ssl) {
+    writeFileSync(join(dir, 'server.crt'), options.ssl.cert);
+    writeFileSync(join(dir, 'server.key'), options.ssl.key, { mode: 0o600 });
+    own(join(dir, 'server.crt'));
+    own(join(dir, 'server.key'));
+  }
   run('initdb', ['-D', data, '-U', 'muster', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${join(dir, 'pwfile')}`, '-E', 'UTF8', '--no-sync', '--no-instructions']);
   const port = await freePort();
   const conf = [
     `port = ${port}`, "listen_addresses = '127.0.0.1'", `unix_socket_directories = '${dir}'`,
     'fsync = off', 'synchronous_commit = off', 'full_page_writes = off', 'max_connections = 200', 'shared_buffers = 32MB',
     ...(options.statStatements ? ["shared_preload_libraries = 'pg_stat_statements'", 'pg_stat_statements.track = all'] : []),
-    ...(options.ssl ? ['ssl = on', `ssl_cert_file = '${options.ssl.cert}'`, `ssl_key_file = '${options.ssl.key}'`] : []),
+    ...(options.ssl ? ['ssl = on', `ssl_cert_file = '${join(dir, 'server.crt')}'`, `ssl_key_file = '${join(dir, 'server.key')}'`] : []),
   ];
   appendFileSync(join(data, 'postgresql.conf'), `\n${conf.join('\n')}\n`);
   const ctl = (args: string[]) => run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), ...args]);

@@ -137,6 +137,8 @@ export function createTui(opts: TuiOptions): Tui {
       if (!snapshotAfterHello || isResync(m)) void fetchSnapshot();
       return;
     }
+    // Fleet: too many other hosts' records changed at once to send one by one — fetch them again.
+    if (m.type === 'fleet.resync') return void fetchSnapshot();
     if (!snapshotReady) queue.push(m);
     else update(applyEvent(state, m));
   }

@@ -67,6 +67,12 @@ export function App() {
         <span className={`conn conn-${data.conn}`} data-testid="connection">
           {data.conn === 'live' ? 'live' : data.conn === 'lost' ? 'connection lost — retrying' : 'connecting…'}
         </span>
+        {data.fleet.self !== null && (
+          <span className={`fleet${data.fleet.connected ? '' : ' bad'}`} data-testid="fleet" title={data.fleet.hosts.map((h) => `${h.name}: ${h.reachable ? 'reachable' : 'unreachable'}${h.acceptCommands ? '' : ', read-only'}`).join('\n')}>
+            {data.fleet.connected ? `fleet · ${data.fleet.self} + ${data.fleet.hosts.length} host${data.fleet.hosts.length === 1 ? '' : 's'}` : 'fleet database unreachable — working alone'}
+            {data.fleet.hosts.some((h) => !h.reachable) && ` (${data.fleet.hosts.filter((h) => !h.reachable).length} unreachable)`}
+          </span>
+        )}
         <span className="tally" data-testid="tally">
           <b className={counts.waiting > 0 ? 'need' : ''}>{counts.waiting} waiting</b> · {counts.working} working · {counts.live} live · {sessions.length} total
         </span>
@@ -81,7 +87,7 @@ export function App() {
       {data.error && <p className="error banner" role="alert">{data.error}</p>}
       <main>
         {view === 'list' ? (
-          <ListView sessions={sessions} board={data.characters} now={now} selectedId={selected} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged} />
+          <ListView sessions={sessions} board={data.characters} now={now} selectedId={selected} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged} fleet={data.fleet} />
         ) : (
           <Suspense fallback={<p className="muted loading">Loading the canvas…</p>}>
             <CanvasView sessions={sessions} board={data.characters} theme={theme.effective} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged} />

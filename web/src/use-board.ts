@@ -9,7 +9,16 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from './api.ts';
 import { applyEvent, emptyStreamState, STATE_EVENTS, withGoals, withPages, withSessions, type StreamState } from '../../src/events/index.ts';
-import type { BoardCharacters, Conn, Goal, GoalView, Page, Session } from './types.ts';
+import type { BoardCharacters, Conn, FleetHost, Goal, GoalView, Page, Session } from './types.ts';
+
+/** The fleet as the board shows it: this host's name while it belongs to one, and the other hosts. */
+export interface BoardFleet {
+  /** This host's name in the fleet, or null when it belongs to none (the board then looks as before). */
+  self: string | null;
+  /** Is this host connected to the fleet's database? */
+  connected: boolean;
+  hosts: FleetHost[];
+}
 
 export interface BoardData {
   /** Sessions by id: a new map on every change (unchanged sessions keep their identity). */
@@ -26,6 +35,7 @@ export interface BoardData {
   setGoal(sessionId: string, goal: Goal | null): void;
   conn: Conn;
   error: string | null;
+  fleet: BoardFleet;
   refreshCharacters(): Promise<void>;
   refreshPages(): Promise<void>;
 }
@@ -37,6 +47,7 @@ export function useBoard(): BoardData {
   const [goalsAvailable, setGoalsAvailable] = useState(true);
   const [conn, setConn] = useState<Conn>('connecting');
   const [error, setError] = useState<string | null>(null);
+  const [fleet, setFleet] = useState<BoardFleet>({ self: null, connected: false, hosts: [] });
 
   const refreshSessions = useCallback(async () => {
     try {
@@ -72,6 +83,14 @@ export function useBoard(): BoardData {
       setGoalsAvailable(false);
     }
   }, []);
+  const refreshFleet = useCallback(async () => {
+    try {
+      const r = await api<{ fleet: { joined: boolean; connected?: boolean; host: { name: string }; hosts?: FleetHost[] } }>('GET', '/api/fleet');
+      setFleet(r.fleet.joined ? { self: r.fleet.host.name, connected: r.fleet.connected === true, hosts: (r.fleet.hosts ?? []).filter((h) => !h.self) } : { self: null, connected: false, hosts: [] });
+    } catch {
+      // An older daemon without a fleet: the board looks as it always did.
+    }
+  }, []);
   // Told as the event the daemon will also send, so the reducer decides (a clear names the goal it removes).
   const setGoal = useCallback((sessionId: string, goal: Goal | null) => {
     setStream((s) => {
@@ -86,6 +105,7 @@ export function useBoard(): BoardData {
     void refreshCharacters();
     void refreshPages();
     void refreshGoals();
+    void refreshFleet();
     let hellos = 0;
     const es = new EventSource('/api/events');
     const on = (type: string, fn: (data: unknown) => void) =>
@@ -103,9 +123,21 @@ export function useBoard(): BoardData {
         void refreshCharacters();
         void refreshPages();
         void refreshGoals();
+        void refreshFleet();
       }
     });
     on('board.characters.changed', () => void refreshCharacters());
+    // Fleet: too many other hosts' records changed at once to send one by one — refetch them.
+    on('fleet.resync', () => {
+      void refreshSessions();
+      void refreshPages();
+      void refreshGoals();
+    });
+    on('fleet.status.changed', () => void refreshFleet());
+    on('fleet.hosts.changed', (data) => {
+      const hosts = (data as { hosts?: FleetHost[] }).hosts;
+      if (Array.isArray(hosts)) setFleet((f) => ({ ...f, hosts }));
+    });
     for (const type of STATE_EVENTS) {
       on(type, (data) => {
         const at = new Date().toISOString();
@@ -114,11 +146,11 @@ export function useBoard(): BoardData {
     }
     es.onerror = () => setConn('lost');
     return () => es.close();
-  }, [refreshSessions, refreshCharacters, refreshPages, refreshGoals]);
+  }, [refreshSessions, refreshCharacters, refreshPages, refreshGoals, refreshFleet]);
 
   const pages = useMemo(() => pendingPages(stream.pages), [stream.pages]);
   const goals = useMemo(() => goalViews(stream.goals, stream.evaluating), [stream.goals, stream.evaluating]);
-  return { sessions: stream.sessions, characters, pages, pagesAvailable, goals, goalsAvailable, setGoal, conn, error, refreshCharacters, refreshPages };
+  return { sessions: stream.sessions, characters, pages, pagesAvailable, goals, goalsAvailable, setGoal, conn, error, fleet, refreshCharacters, refreshPages };
 }
 
 /** The pages still waiting for the operator, oldest first (the map also holds those answered since the last fetch). */

@@ -26,6 +26,8 @@ export interface PgCluster {
   password: string;
   /** Runs one statement as that role on the test database. */
   sql<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+  /** The same on another database of the cluster (e.g. `postgres`, to read statistics without adding to them). */
+  sqlOn<R = Record<string, unknown>>(database: string, text: string, params?: unknown[]): Promise<R[]>;
   /** Stops the server (fast shutdown: clients are disconnected). */
   stop(): void;
   /** Starts it again on the same port. */
@@ -133,8 +135,9 @@ export async function startCluster(options: PgClusterOptions = {}): Promise<PgCl
   let destroyed = false;
   const cluster: PgCluster = {
     url, port, dir, user: 'muster', password,
-    async sql(text, params) {
-      const c = new pg.Client({ connectionString: url });
+    sql: (text, params) => cluster.sqlOn('muster', text, params),
+    async sqlOn(database, text, params) {
+      const c = new pg.Client({ connectionString: url.replace(/\/muster$/, `/${database}`) });
       await c.connect();
       try {
         return (await c.query(text, params)).rows;

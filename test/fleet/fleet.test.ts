@@ -22,6 +22,7 @@ const LIVE_A = 'a1a1a1a1-0000-4000-8000-000000000001';
 const DECOY_A = 'a1a1a1a1-0000-4000-8000-000000000002';
 const DORMANT_C = 'c3c3c3c3-0000-4000-8000-000000000003';
 const SECRET_A = 'a1a1a1a1-0000-4000-8000-000000000004';
+const GOAL_A = 'a1a1a1a1-0000-4000-8000-000000000005';
 const TRANSCRIPT_MARKER = 'TRANSCRIPT-ONLY-0c9e1f';
 
 const skip = pgMissing();
@@ -71,7 +72,7 @@ describe('fleet: three hosts on one PostgreSQL', { skip: skip ?? false }, () => 
     const away = await B.cli(['fleet', 'join', `postgres://muster:${pg.password}@127.0.0.1:1/muster`, '--name', 'B'], { timeoutMs: 30_000 });
     assert.equal(away.json.error?.code, 'fleet_unreachable');
     assert.ok(!away.stderr.includes(pg.password));
-    assert.equal((await fleetStatus(B)).connected, true, 'a failed join leaves the host in its fleet');
+    await until('B back in its fleet (a failed join changes nothing)', async () => ((await fleetStatus(B)).connected ? true : undefined), 15_000);
   });
 
   it('a session appearing on A is listed on B with host "A" and arrives over B\'s SSE', async () => {
@@ -169,6 +170,30 @@ describe('fleet: three hosts on one PostgreSQL', { skip: skip ?? false }, () => 
     }, 10_000);
     assert.deepEqual(done.map((r) => [r.status, r.result.body.error.code]), [['failed', 'invalid_id'], ['failed', 'fleet_command_refused'], ['failed', 'invalid_id']]);
     assert.ok(decoyAlive());
+  });
+  it('goals across hosts: set, paused, resumed and cleared on B for a session of A; A\'s refusal comes back as it is', async () => {
+    writeClaudeSession(A.claudeHome, { id: GOAL_A, cwd: A.home, title: 'a dormant session on A for a goal' });
+    await until('the session on B', async () => (await ls(B)).find((s) => s.id === GOAL_A), 15_000);
+    const set = await B.cli(['goal', 'set', GOAL_A, 'ship the release notes', '--max-turns', '3']);
+    assert.equal(set.code, 0, set.stderr);
+    const onA = async () => (await A.api('GET', `/goals/${GOAL_A}`)).json.goal as { status: string; objective: string; maxTurns: number };
+    assert.deepEqual([(await onA()).objective, (await onA()).maxTurns], ['ship the release notes', 3], 'the goal is A\'s');
+    const shown = await until('the goal on B', async () => {
+      const g = (await B.api('GET', `/goals/${GOAL_A}`)).json.goal as { host?: string } | undefined;
+      return g?.host === 'A' ? g : undefined;
+    }, 15_000);
+    assert.equal(shown.host, 'A');
+    assert.equal((await B.cli(['goal', 'pause', GOAL_A])).code, 0);
+    assert.equal((await onA()).status, 'paused');
+    assert.equal((await B.cli(['goal', 'resume', GOAL_A])).code, 0);
+    assert.equal((await onA()).status, 'active');
+    const cleared = await B.cli(['goal', 'clear', GOAL_A]);
+    assert.equal(cleared.code, 0, cleared.stderr);
+    assert.equal((await A.api('GET', `/goals/${GOAL_A}`)).status, 404);
+    // A live session nothing reports the turns of: A refuses, and says why, through B.
+    const refused = await B.cli(['goal', 'set', DECOY_A, 'never driven']);
+    assert.equal(refused.json.error?.code, 'goal_not_drivable');
+    assert.match(refused.json.error?.message ?? '', /^host "A": /);
   });
   const decoyAlive = () => procs[1]?.pid !== undefined && isAlive(procs[1].pid as number);
 

@@ -17,7 +17,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { startCluster, type PgCluster } from '../test/fleet/pg-cluster.ts';
+import { pgBinDir, startCluster, type PgCluster } from '../test/fleet/pg-cluster.ts';
 import { startHost, type Host } from '../test/fleet/fleet-kit.ts';
 import { writeRegistry } from '../test/browser/browser-kit.ts';
 import { userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
@@ -123,7 +123,7 @@ async function idle(pg: PgCluster, joined: number): Promise<void> {
   const secs = (performance.now() - t0) / 1000;
   const deltas = [...b.statements].map(([q, n]) => [q, n - (a.statements.get(q) ?? 0)] as const).filter(([, n]) => n > 0).sort((x, y) => y[1] - x[1]);
   const calls = deltas.reduce((n, [, d]) => n + d, 0);
-  console.log(`idle PostgreSQL load over ${secs.toFixed(0)} s, ${joined} hosts: ${(calls / secs / joined).toFixed(2)} statements/s per host (pg_stat_statements), ${((b.xacts - a.xacts) / secs / joined).toFixed(2)} transactions/s per host (pg_stat_database: every transaction in the database, also those the server runs to deliver a NOTIFY to each listening connection) (target <= 5)`);
+  console.log(`idle PostgreSQL load over ${secs.toFixed(0)} s, ${joined} hosts: ${(calls / secs / joined).toFixed(2)} statements/s per host (pg_stat_statements), ${((b.xacts - a.xacts) / secs / joined).toFixed(2)} transactions/s per host (pg_stat_database: every transaction in that database, whoever ran it) (target <= 5)`);
   for (const [q, n] of deltas.slice(0, 4)) console.log(`  ${n} × ${q.replace(/\s+/g, ' ').slice(0, 110)}`);
 }
 
@@ -210,6 +210,10 @@ async function catchUp(pg: PgCluster, A: Host, B: Host): Promise<void> {
 }
 
 async function main(): Promise<number> {
+  if (!pgBinDir()) {
+    console.log('skipped: PostgreSQL is not installed (apt-get install postgresql, or set MUSTER_PG_BIN)');
+    return 0;
+  }
   const pg = await startCluster({ statStatements: true });
   try {
     // Read from the `postgres` database, so the reading itself is not counted in `muster`'s figures.

@@ -44,6 +44,7 @@ import { runArgv, runCommand, resumeHeadless } from './runners.ts';
 import { auditorHarnesses, canContinueHeadless, turnEndOf } from '../harnesses/ports.ts';
 import { goalRoutes } from '../server/routes/goals.ts';
 import { fleetRoutes } from '../server/routes/fleet.ts';
+import { stampHost } from '../server/fleet-routing.ts';
 import { createFleetControl } from './fleet.ts';
 import { LIMITS } from '../pager/index.ts';
 
@@ -281,6 +282,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
             return () => streams.delete(close);
           },
           onDrop: (q) => log(`[muster] an SSE client stopped reading (${q.events} events, ${q.bytes} characters waiting); disconnected it`),
+          dataOf: (e) => stampHost(e, fleet.localName()),
         }),
         webRoutes({ webRoot: options.webRoot ?? defaultWebRoot() }),
       ],

@@ -30,7 +30,7 @@ export interface EventCatalogue extends Record<PageEventType, Page> {
   /** A session left its source's listing (or, with `hostId`, another host's session left the fleet's view). */
   'session.removed': Pick<Session, 'harness' | 'id' | 'hostId'>;
   /** Status, reason or liveness changed (sent besides the upsert, for clients that only follow status). */
-  'session.status.changed': Pick<Session, 'harness' | 'id' | 'status' | 'waitingFor' | 'live' | 'statusSince'> & { previous: StatusFields };
+  'session.status.changed': Pick<Session, 'harness' | 'id' | 'status' | 'waitingFor' | 'live' | 'statusSince' | 'host' | 'hostId'> & { previous: StatusFields };
   /** An action (focus, resume, end) finished, with its outcome. */
   'session.action.recorded': ActionRecord;
 

@@ -82,7 +82,7 @@ export function createReplica(opts: ReplicaOptions) {
     sorted = null;
     events.push(() => opts.publish('session.upserted', { session: s }));
     if (prev && (prev.status !== s.status || prev.waitingFor !== s.waitingFor || prev.live !== s.live)) {
-      events.push(() => opts.publish('session.status.changed', { harness: s.harness, id: s.id, status: s.status, waitingFor: s.waitingFor, live: s.live, statusSince: s.statusSince, previous: { status: prev.status, waitingFor: prev.waitingFor, live: prev.live } }));
+      events.push(() => opts.publish('session.status.changed', { harness: s.harness, id: s.id, status: s.status, waitingFor: s.waitingFor, live: s.live, statusSince: s.statusSince, host: h.name, hostId: h.id, previous: { status: prev.status, waitingFor: prev.waitingFor, live: prev.live } }));
     }
   }
   function removeSession(h: HostState, key: string): void {

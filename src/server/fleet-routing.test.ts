@@ -112,3 +112,18 @@ test('fleet membership input: a URL is required, in the body', async () => {
   assert.equal((await post('/api/fleet/join', { url: 'postgres://h/d', name: 'box' })).status, 200);
   assert.deepEqual(joined, [{ url: 'postgres://h/d', name: 'box' }]);
 });
+
+test('SSE in a fleet: this host\'s own records carry its name; another host\'s keep theirs; outside a fleet nothing changes', async () => {
+  const { createEventBus } = await import('../events/index.ts');
+  const { stampHost } = await import('./fleet-routing.ts');
+  const bus = createEventBus();
+  const mine = bus.publish('session.upserted', { session: session(LOCAL) });
+  const theirs = bus.publish('session.upserted', { session: remote });
+  assert.equal((stampHost(mine, 'laptop') as { session: Session }).session.host, 'laptop');
+  assert.equal((stampHost(theirs, 'laptop') as { session: Session }).session.host, 'gpu');
+  assert.equal(stampHost(mine, null), mine.data, 'not in a fleet: the data as published');
+  const status = bus.publish('session.status.changed', { harness: 'claude', id: REMOTE, status: 'idle', waitingFor: null, live: true, statusSince: null, host: 'gpu', hostId: 'hst_g', previous: { status: 'working', waitingFor: null, live: true } });
+  assert.equal((stampHost(status, 'laptop') as { host: string }).host, 'gpu');
+  const page = bus.publish('page.opened', { id: PAGE } as Page);
+  assert.equal((stampHost(page, 'laptop') as Page).host, 'laptop');
+});

@@ -12,6 +12,7 @@ import type { Goal } from '../goals/index.ts';
 import type { CommandAnswer, CommandKind } from '../fleet/types.ts';
 import { MusterError } from '../errors/index.ts';
 import type { AppEnv } from './env.ts';
+import type { MusterEvent } from '../events/index.ts';
 
 /** Marks a request as another host's command (set by the daemon's command runner). */
 export const FLEET_COMMAND_HEADER = 'x-muster-fleet-command';
@@ -57,4 +58,31 @@ export async function relay(c: Context<AppEnv>, fleet: FleetView, owner: RemoteO
 export function remoteFocusError(s: Session): MusterError {
   const command = `muster focus ${s.id}`;
   return new MusterError('remote_session', `session ${s.id} runs on host "${s.host}"; focus is local to the host that runs it: run \`${command}\` on ${s.host}`, { details: { host: s.host, command } });
+}
+
+/**
+ * An event's data as SSE sends it in a fleet: this host's own records carry its name as `host` (another
+ * host's already carry theirs, with `hostId`), as in the listings. Outside a fleet: the data as published.
+ */
+export function stampHost(e: MusterEvent, name: string | null): unknown {
+  if (name === null) return e.data;
+  const own = (r: { hostId?: string }) => r.hostId === undefined;
+  switch (e.type) {
+    case 'session.upserted':
+      return own(e.data.session) ? { ...e.data, session: { ...e.data.session, host: name } } : e.data;
+    case 'session.removed':
+    case 'session.status.changed':
+      return own(e.data) ? { ...e.data, host: name } : e.data;
+    case 'page.opened':
+    case 'page.delivered':
+    case 'page.answered':
+    case 'page.cancelled':
+    case 'page.dismissed':
+    case 'page.expired':
+    case 'goal.updated':
+    case 'goal.settled':
+      return own(e.data) ? { ...e.data, host: name } : e.data;
+    default:
+      return e.data;
+  }
 }

@@ -22,6 +22,8 @@ export interface ClaudeCorpusOptions {
   /** Project directories the transcripts are spread over. Default: 40. */
   projects?: number;
   seed?: number;
+  /** Models of the assistant messages, one per file in turn. Default: `claude-opus-5-5` (a name no price table knows). */
+  models?: string[];
 }
 
 /** Line classes, for the printed mix: 'ignored' = what the Claude source skips by its first bytes. */
@@ -50,7 +52,7 @@ class Writer {
   }
 }
 
-interface Ctx { pool: TextPool; sessionId: string; cwd: string; at: number; last: string | null }
+interface Ctx { pool: TextPool; sessionId: string; cwd: string; at: number; last: string | null; model: string }
 
 function iso(ctx: Ctx): string {
   ctx.at += 50 + Math.floor(ctx.pool.rng() * 4000);
@@ -94,8 +96,9 @@ function blob(ctx: Ctx, text: string): Record<string, unknown> {
 
 function assistant(ctx: Ctx, content: unknown[], stop: string, tokens: number): Record<string, unknown> {
   const message = {
-    id: `msg_${ctx.pool.hex(24)}`, type: 'message', role: 'assistant', model: 'claude-opus-5-5', content, stop_reason: stop, stop_sequence: null,
-    usage: { input_tokens: tokens, cache_creation_input_tokens: 512, cache_read_input_tokens: tokens * 4, output_tokens: 40 + (tokens % 700), service_tier: 'standard' },
+    id: `msg_${ctx.pool.hex(24)}`, type: 'message', role: 'assistant', model: ctx.model, content, stop_reason: stop, stop_sequence: null,
+    // Whole numbers, as the API sends them (a fraction makes other tools skip the record).
+    usage: { input_tokens: Math.round(tokens), cache_creation_input_tokens: 512, cache_read_input_tokens: Math.round(tokens) * 4, output_tokens: 40 + (Math.round(tokens) % 700), service_tier: 'standard' },
   };
   return conv(ctx, { message, requestId: `req_${ctx.pool.hex(24)}`, type: 'assistant' });
 }
@@ -165,7 +168,8 @@ export function generateClaudeCorpus(options: ClaudeCorpusOptions): GeneratedCor
     const path = join(dir, `${sessionId}.jsonl`);
     const fd = openSync(path, 'w');
     const w = new Writer(fd, mix, kindOf);
-    const ctx: Ctx = { pool, sessionId, cwd, at: Date.UTC(2026, 9, 1) + i * 60_000, last: null };
+    const models = options.models ?? ['claude-opus-5-5'];
+    const ctx: Ctx = { pool, sessionId, cwd, at: Date.UTC(2026, 9, 1) + i * 60_000, last: null, model: models[i % models.length] ?? 'claude-opus-5-5' };
     const shapeHash = pool.hex(64);
     try {
       header(w, ctx, shapeHash);

@@ -22,9 +22,11 @@ export interface CodexCorpusOptions {
   /** Distinct working directories. Default: 40. */
   projects?: number;
   seed?: number;
+  /** Model of each thread's turns, one per file in turn. Default: `gpt-5.5-codex`. */
+  models?: string[];
 }
 
-interface Ctx { pool: TextPool; id: string; cwd: string; at: number; ordinal: number; turn: string; parts: string[]; bytes: number; lines: number; mix: Record<string, number> }
+interface Ctx { model: string; pool: TextPool; id: string; cwd: string; at: number; ordinal: number; turn: string; parts: string[]; bytes: number; lines: number; mix: Record<string, number> }
 
 // Close to the source's own head test (rolloutIgnore): what it takes without JSON.parse.
 const IGNORED = /^\{"timestamp":"[^"]*","ordinal":\d+,"type":"(?:world_state"|response_item","payload":\{"type":"(?:message|reasoning|[a-z_]+_call_output)"|event_msg","payload":\{"type":"item_completed")/;
@@ -39,7 +41,8 @@ function emit(ctx: Ctx, type: string, payload: Record<string, unknown>): void {
   ctx.lines++;
 }
 
-const usage = (n: number) => ({ input_tokens: n, cached_input_tokens: Math.floor(n * 0.8), cache_write_input_tokens: 0, output_tokens: 40 + (n % 500), reasoning_output_tokens: 12, total_tokens: n + 40 + (n % 500) });
+// Whole numbers, as the API sends them (a fraction makes other tools skip the record).
+const usage = (x: number, n = Math.round(x)) => ({ input_tokens: n, cached_input_tokens: Math.floor(n * 0.8), cache_write_input_tokens: 0, output_tokens: 40 + (n % 500), reasoning_output_tokens: 12, total_tokens: n + 40 + (n % 500) });
 
 function header(ctx: Ctx): void {
   const p = ctx.pool;
@@ -58,7 +61,7 @@ function turn(ctx: Ctx, n: number): void {
   ctx.turn = uuidV7(ctx.at, p.rng);
   const prompt = p.take(skewedSize(p.rng, 300, 10));
   emit(ctx, 'event_msg', { type: 'task_started', turn_attribution: { turn_id: ctx.turn, turn_trigger: 'user', parent_turn_id: null, root_turn_id: ctx.turn }, turn_id: ctx.turn, started_at: Math.floor(ctx.at / 1000), model_context_window: 258400, collaboration_mode_kind: 'default' });
-  emit(ctx, 'turn_context', { turn_id: ctx.turn, cwd: ctx.cwd, approval_policy: 'on-request', approvals_reviewer: 'user', permission_profile: { type: 'workspace-write' }, model: 'gpt-5.5-codex', collaboration_mode: { mode: 'default', settings: { model: 'gpt-5.5-codex', reasoning_effort: 'medium' } }, sandbox_policy: { type: 'workspace-write' } });
+  emit(ctx, 'turn_context', { turn_id: ctx.turn, cwd: ctx.cwd, approval_policy: 'on-request', approvals_reviewer: 'user', permission_profile: { type: 'workspace-write' }, model: ctx.model, collaboration_mode: { mode: 'default', settings: { model: ctx.model, reasoning_effort: 'medium' } }, sandbox_policy: { type: 'workspace-write' } });
   emit(ctx, 'response_item', { type: 'message', id: `msg_${uuidV7(ctx.at, p.rng)}`, role: 'user', content: [{ type: 'input_text', text: prompt }] });
   emit(ctx, 'event_msg', { type: 'item_completed', thread_id: ctx.id, turn_id: ctx.turn, item: { type: 'UserMessage', id: uuidV7(ctx.at, p.rng), content: [{ type: 'text', text: prompt, text_elements: [] }] } });
   let tokens = 3000 + n * 1500;
@@ -99,7 +102,7 @@ export function generateCodexCorpus(options: CodexCorpusOptions): GeneratedCorpu
     const id = uuidV7(start, pool.rng);
     const stamp = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}-${pad(d.getUTCMinutes())}-${pad(d.getUTCSeconds())}`;
     const path = join(dir, `rollout-${stamp}-${id}.jsonl`);
-    const ctx: Ctx = { pool, id, cwd: `/home/dev/work/project-${i % projects}`, at: start, ordinal: 0, turn: '', parts: [], bytes: 0, lines: 0, mix };
+    const ctx: Ctx = { model: (options.models ?? ['gpt-5.5-codex'])[i % (options.models?.length ?? 1)] ?? 'gpt-5.5-codex', pool, id, cwd: `/home/dev/work/project-${i % projects}`, at: start, ordinal: 0, turn: '', parts: [], bytes: 0, lines: 0, mix };
     const fd = openSync(path, 'w');
     try {
       header(ctx);

@@ -25,7 +25,7 @@ describe('parseCommandArgs', () => {
 
   it("another command's option is refused, naming whose it is", () => {
     usage('show', ['abc', '--print'], /muster show: unknown option --print \(--print is an option of muster resume\)/);
-    usage('goal', ['pause', 'abc', '--budget', '5'], /muster goal pause: unknown option --budget \(--budget is an option of muster goal set, muster goal run\)/);
+    usage('goal', ['pause', 'abc', '--budget', '5'], /muster goal pause: unknown option --budget \(--budget is an option of muster new, muster goal set, muster goal run\)/);
   });
 
   it('a missing value, a value given to a switch and an unexpected argument are usage errors', () => {

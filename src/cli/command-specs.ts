@@ -9,6 +9,7 @@ import { STATUSES } from '../core/session.ts';
 import { HARNESSES } from '../harnesses/registry.ts';
 import { GOAL_STATUSES } from '../goals/types.ts';
 import { PAGE_KINDS, PAGE_STATUSES } from '../pager/types.ts';
+import { USAGE_GROUPS } from '../usage/types.ts';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
@@ -53,10 +54,43 @@ export const COMMANDS: ReadonlyMap<string, CommandSpec> = new Map<string, Comman
     options: { live: flag('live sessions only'), harness: str('H', HARNESS_LIST), status: str('S', oneOf(STATUSES)), cwd: str('DIR', 'sessions in this directory'), host: str('NAME', "in a fleet: that host's sessions only"), json: flag('the JSON envelope, also on a terminal') },
     load: () => import('./commands/ls.ts'),
   }],
+  ['usage', {
+    synopsis: 'usage [--by day|week|month|session|model|harness|repo] [--since DATE] [--until DATE] [--harness H] [--tz ZONE] [--json]',
+    summary: 'tokens and cost over time (a table on a terminal, else { ok, rows, totals })',
+    options: {
+      by: str('G', `group rows by ${oneOf(USAGE_GROUPS)} (default day)`),
+      since: str('DATE', 'from this local date on (YYYY-MM-DD)'),
+      until: str('DATE', 'up to this local date, inclusive (YYYY-MM-DD)'),
+      harness: str('H', HARNESS_LIST),
+      tz: str('ZONE', "IANA time zone days are cut in (default: this terminal's)"),
+      json: flag('the JSON envelope, also on a terminal'),
+    },
+    load: () => import('./commands/usage.ts'),
+  }],
   ['show', { synopsis: 'show <id>', summary: 'one session', positionals: true, load: () => import('./commands/show.ts') }],
   ['focus', { synopsis: 'focus <id> [--pid N]', summary: "bring a live session's tmux/herdr pane (or that process's) to the front", options: { pid: str('N', 'one of the session\'s processes (a session open in several at once)') }, positionals: true, load: () => import('./commands/focus.ts') }],
   ['resume', { synopsis: 'resume <id> [--print]', summary: 'reopen a dormant session in a new pane (live: focus)', options: { print: flag('open nothing; print { argv, cwd }, the command to run by hand') }, positionals: true, load: () => import('./commands/resume.ts') }],
   ['end', { synopsis: 'end <id> [--pid N]', summary: "end a live session (or only that process) with its harness's clean signal", options: { pid: str('N', 'only this one of the session\'s processes') }, positionals: true, load: () => import('./commands/end.ts') }],
+  ['new', {
+    synopsis: 'new <harness> [--cwd DIR] [--worktree BRANCH] [--name NAME] [--prompt TEXT] [--goal TEXT [--budget TOKENS] [--max-turns N] [--auditor SPEC]] [--focus] [--wait SECONDS] [--json]',
+    summary: 'start a new session through the wrapper in a new tmux/herdr pane (in DIR, or a new git worktree of it for BRANCH)',
+    options: {
+      cwd: str('DIR', 'the directory it starts in (default: here)'),
+      worktree: str('BRANCH', "make a git worktree of DIR's repository for BRANCH (new, or existing and checked out nowhere) and start there"),
+      name: str('NAME', "the session's name"),
+      prompt: str('TEXT', 'the first prompt (default with --goal: the goal itself)'),
+      goal: str('TEXT', 'set this goal on the new session; it drives it from its first turn'),
+      budget: BUDGET,
+      'max-turns': MAX_TURNS,
+      auditor: AUDITOR,
+      focus: flag('bring the new pane to the front of the attached terminal'),
+      wait: str('SECONDS', 'wait up to this long (0-20) for the session id when the harness takes none up front'),
+      json: flag('no sentence on stderr, only the envelope'),
+    },
+    positionals: true,
+    load: () => import('./commands/new.ts'),
+  }],
+  ['worktrees', { synopsis: 'worktrees [--json]', summary: 'the git worktrees Muster made for new sessions, with their sessions and uncommitted changes', options: { json: flag('the JSON envelope, also on a terminal') }, load: () => import('./commands/worktrees.ts') }],
   ['goal', {
     synopsis: 'goal set|pause|resume|clear|show|ls|run …',
     summary: 'drive a session to a verified finish line',

@@ -47,6 +47,9 @@ import { fleetRoutes } from '../server/routes/fleet.ts';
 import { stampHost } from '../server/fleet-routing.ts';
 import { createFleetControl } from './fleet.ts';
 import { LIMITS } from '../pager/index.ts';
+import { usageRoutes } from '../server/routes/usage.ts';
+import { createBudgetWatch, createUsageService, localTimeZone } from '../usage/index.ts';
+import { createNewSessions, installedOn, lateBound } from './new-sessions.ts';
 
 export const DEFAULT_PORT = 6878;
 
@@ -122,7 +125,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       rescanSeconds = Number(e.data.rescanSeconds ?? rescanSeconds);
     });
 
-    const launches = createLaunchService({ repo: store.launches, overlay, bus });
+    // `muster new` learns its launches' session ids here; its launcher is made once the goals exist.
+    const binding = lateBound();
+    const launches = createLaunchService({ repo: store.launches, overlay, bus, onBound: binding.onBound });
     const hooks = createHookService({ overlay, bus, sightings, link: (l, h, id) => launches.link(l, h, id), refresh: (h) => void hub.refresh(h), decide: (input, sessionId) => goalHookDecision.decide(input, sessionId), collect: (id, ms) => goalHookDecision.collect(id, ms) });
     const characters = createCharacterService({ repo: store.board, files: createFsPackFiles(paths.packs) });
     const scene = createSceneService({ repo: store.board });
@@ -223,6 +228,36 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       // Another host's page (announced here by the fleet) resumes that host's goal there, not one here.
       if (p.answer?.text && !p.hostId) void goals.onPageAnswered(p.id, p.answer.text).catch((err: unknown) => log(`[goals] resume from page failed: ${(err as Error).message}`));
     });
+    // Spend: reports over the usage records the sources store while they index; budget alerts as a notice page.
+    const usage = createUsageService({
+      repo: store.usage,
+      session: (id) => {
+        const s = hub.get(id);
+        return s ? { repo: s.repoRoot ?? s.cwd, branch: s.branch, title: s.title } : undefined;
+      },
+    });
+    const budget = createBudgetWatch({
+      usage,
+      repo: store.usage,
+      tz: localTimeZone(),
+      settings: async () => {
+        const s = await store.settings.all();
+        return { dailyBudgetUsd: s.dailyBudgetUsd, monthlyBudgetUsd: s.monthlyBudgetUsd };
+      },
+      notify: async (message) => {
+        const caller = { attribution: { sessionId: null, harness: null, via: 'none' as const, launchId: null, cwd: null, note: 'Muster budget alert' }, fallbackKey: 'muster:budget' };
+        await pager.notify({ message, level: 'warning' }, caller).then(() => undefined, (e: unknown) => log(`[usage] budget notice failed: ${(e as Error).message}`));
+      },
+      log,
+    });
+    disposers.push(() => budget.close(), () => usage.close());
+    disposers.push(store.usage.onRecorded((change) => {
+      bus.publish('usage.recorded', { harnesses: change.harnesses });
+      budget.poke();
+    }));
+    bus.on('settings.updated', () => budget.poke());
+    const newSessions = createNewSessions({ env, musterHome: paths.home, store, hub, bus, panes, actions, goals, log });
+    binding.set(newSessions.launcher);
     const sessionLookup: SessionLookup = { get: (id) => hub.get(id), live: (cwd, harness) => hub.list({ live: true, cwd, ...(harness ? { harness } : {}) }), launchSession: (id) => launches.sessionOf(id) };
     const mcp = createMcpEndpoint({ pager, version: VERSION, log, sessions: sessionLookup });
     const streams = new Set<() => void>();
@@ -260,9 +295,10 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       getPort: () => port,
       routes: [
         coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), mcpMounted: true }),
-        harnessRoutes(),
+        harnessRoutes({ installed: installedOn(env) }),
         sessionRoutes({ hub, decorate: (s) => actions.decorate(s), fleet }),
         actionRoutes({ actions, history: store.actions, fleet, local: localSession }),
+        newSessions.routes,
         sessionTailRoutes({ hub }),
         hookRoutes({ hooks, launches }),
         inboxRoutes({ inbox }),
@@ -271,6 +307,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         sceneRoutes({ scene, bus }),
         pageRoutes({ pager, sessions: sessionLookup, fleet }),
         fleetRoutes({ fleet }),
+        usageRoutes({ usage, hub, defaultTz: localTimeZone() }),
         goalRoutes({ goals, fleet, localSession: async (id) => (await localSession(id)) !== undefined, harnessOf: (id) => hub.get(id)?.harness ?? fleet.session(id)?.harness, drivable: createDriveCheck({ env, session: (id) => hub.get(id), runningLaunches: () => launches.list({ running: true, limit: 1000 }) }) }),
         mcp.mount,
         eventsRoutes({

@@ -38,6 +38,19 @@ function hooksInstalled(harness: Harness, env: NodeJS.ProcessEnv): boolean {
   }
 }
 
+/**
+ * Would a goal on a session `muster new` starts be driven? Yes when the wrapper injects the harness's
+ * turn-end report, or `muster hooks install` put it in place; else what to run first.
+ */
+export function launchDrivable(harness: Harness, env: NodeJS.ProcessEnv): { ok: true } | { ok: false; message: string; fix: string[] } {
+  const a = adapterFor(harness);
+  const turnEnd = a.hooks.turnEnd;
+  if (!turnEnd) return { ok: false, message: `Muster cannot continue ${a.label} sessions from their turns; drive one headless instead`, fix: [`muster goal run ${harness} "<objective>"`] };
+  if (turnEnd.viaWrapper || hooksInstalled(harness, env)) return { ok: true };
+  const fix = `muster hooks install --harness ${harness}`;
+  return { ok: false, message: `a new ${a.label} session reports its turns to Muster only with its hooks installed, so a goal on it would never advance: run \`${fix}\` first`, fix: [fix] };
+}
+
 export function createDriveCheck(o: DriveCheckOptions): (sessionId: string, harness: Harness) => Promise<Drivability> {
   return async (sessionId, harness) => {
     const a = adapterFor(harness);

@@ -4,6 +4,7 @@
  * One shared test suite (harnesses/contract.test-support.ts) runs against each harness's implementation.
  */
 import type { Harness, Session } from '../core/session.ts';
+import type { UsageRecord } from '../core/usage-record.ts';
 
 export type Disposer = () => void | Promise<void>;
 
@@ -89,6 +90,11 @@ export interface TranscriptIndexEntry {
   /** Byte offset up to which complete lines were consumed. */
   offset: number;
   summary: unknown;
+  /**
+   * Usage records of the bytes this put consumed (only the new ones: the summary carries the rest).
+   * The index stores them with the entry, in the same write; they are not handed back by get/list.
+   */
+  usage?: readonly UsageRecord[];
 }
 
 export interface TranscriptIndex {
@@ -99,12 +105,19 @@ export interface TranscriptIndex {
   list(harness: Harness): TranscriptIndexEntry[];
 }
 
-export function createMemoryTranscriptIndex(): TranscriptIndex {
+/** The in-memory index of tests; `usage()` returns every record put, in order. */
+export function createMemoryTranscriptIndex(): TranscriptIndex & { usage(): UsageRecord[] } {
   const map = new Map<string, TranscriptIndexEntry>();
+  const usage: UsageRecord[] = [];
   return {
     get: (p) => map.get(p),
-    put: (e) => void map.set(e.path, e),
+    put: (e) => {
+      const { usage: records, ...entry } = e;
+      if (records) for (const r of records) usage.push(r);
+      map.set(e.path, entry);
+    },
     remove: (p) => void map.delete(p),
     list: (h) => [...map.values()].filter((e) => e.harness === h),
+    usage: () => [...usage],
   };
 }

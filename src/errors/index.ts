@@ -58,6 +58,14 @@ export type ErrorCode =
   | 'host_unreachable'
   | 'host_read_only'
   | 'remote_session'
+  | 'invalid_directory'
+  | 'invalid_branch'
+  | 'not_a_repository'
+  | 'branch_in_use'
+  | 'worktree_exists'
+  | 'git_failed'
+  | 'harness_unavailable'
+  | 'pane_failed'
   | 'internal';
 
 /** Default HTTP status per code; one place maps kinds to statuses. */
@@ -116,6 +124,14 @@ const STATUS: Record<ErrorCode, number> = {
   host_unreachable: 503,
   host_read_only: 403,
   remote_session: 409,
+  invalid_directory: 400,
+  invalid_branch: 400,
+  not_a_repository: 400,
+  branch_in_use: 409,
+  worktree_exists: 409,
+  git_failed: 500,
+  harness_unavailable: 409,
+  pane_failed: 502,
   internal: 500,
 };
 

@@ -55,6 +55,9 @@ export interface EventCatalogue extends Record<PageEventType, Page> {
   'launch.started': { launch: LaunchRecord };
   'launch.ended': { launch: LaunchRecord };
 
+  /** New usage records were stored (a turn ended, a transcript was read): spend views refetch GET /api/usage. */
+  'usage.recorded': { harnesses: Harness[] };
+
   /** The settings after an update, whole. */
   'settings.updated': Settings;
 

@@ -182,6 +182,25 @@ export interface Headless {
   continueWithHooks?(sessionId: string, prompt: string, hookCommand: (event: string) => string): HeadlessCommand;
 }
 
+/** What `muster new` asks of a harness: a new interactive session, with a first prompt. */
+export interface StartRequest {
+  /** The first prompt, verbatim; null: none. */
+  prompt: string | null;
+  /** A fresh UUID the adapter gives the new session where its CLI takes one (`--session-id`). */
+  newId: string;
+}
+
+export interface StartArgs {
+  /**
+   * The harness's own arguments (the wrapper adds its injections before them). The prompt is one
+   * argument, placed so that the CLI reads it as the prompt whatever it says (a leading `-`, a word that
+   * names a subcommand), never through a shell.
+   */
+  args: string[];
+  /** The new session's id when the arguments fix it; null: learnt from its first hook event. */
+  sessionId: string | null;
+}
+
 /** How the board and the TUI show the harness. */
 export interface HarnessDisplay {
   /** Short mark in the list (`CC`, `CX`…), at most 3 characters. */
@@ -209,6 +228,12 @@ export interface HarnessAdapter<N extends string = string> {
    */
   readonly mcpToolMeta?: { key: string; via: 'codex-thread' };
   homes(env: NodeJS.ProcessEnv): HarnessHomes;
+  /**
+   * Variables the harness sets in the processes it starts (hooks, its tools' shells) that name its own
+   * process or session. A daemon started from inside such a process inherits them; `muster new` never
+   * carries them into another launch (a nested-session marker would stop a new one). Default: none.
+   */
+  readonly processEnv?: readonly string[];
   /** The exact session id format; anything else never reaches a source, the store or a command. */
   isValidId(id: string): boolean;
   /**
@@ -220,6 +245,11 @@ export interface HarnessAdapter<N extends string = string> {
   resumeArgv(id: string): string[] | null;
   /** `muster <name>`: what to inject per process, how. Pure: the wrapper does the I/O. */
   planLaunch(ctx: LaunchContext): LaunchPlan;
+  /**
+   * `muster new`: the arguments that open a new interactive session with `prompt` as its first
+   * message, where the interactive CLI takes one. Pure. Absent: Muster cannot start this harness.
+   */
+  startArgs?(req: StartRequest): StartArgs;
   readonly hooks: HookEvents;
   /** What `muster hooks install` adds to the harness's own configuration. */
   installTarget(ctx: TargetContext): InstallTarget;

@@ -83,6 +83,30 @@ function adapterChecks(adapter: HarnessAdapter): void {
     }
   });
 
+  it('starts a new session (muster new): the prompt one argument, a pre-assigned id the launch plan keeps', () => {
+    assert.ok(adapter.startArgs, `${adapter.name} can be started by muster new`);
+    const newId = '22222222-2222-4222-8222-222222222222';
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), `muster-contract-${adapter.name}-`));
+    try {
+      for (const prompt of ['$(touch /tmp/x) `id`\nline two', '--help', '@/etc/passwd', 'mcp', 'update']) {
+        const start = adapter.startArgs({ prompt, newId });
+        const carrying = start.args.filter((a) => a.includes(prompt));
+        assert.equal(carrying.length, 1, `${JSON.stringify(prompt)} is exactly one argument`);
+        const arg = carrying[0] as string;
+        // The prompt's own text follows a flag's `=`, a `--`, or a space that keeps it from reading as a flag or file.
+        assert.ok(arg === prompt || arg === ` ${prompt}` || arg.endsWith(`=${prompt}`), `${JSON.stringify(arg)} carries the prompt`);
+        if (arg === prompt && /^[-@]/.test(prompt)) assert.equal(start.args[start.args.indexOf(arg) - 1], '--', `${JSON.stringify(prompt)} follows --`);
+        assert.ok(start.sessionId === null || (start.sessionId === newId && adapter.isValidId(newId)));
+        const plan = adapter.planLaunch({ ...launchContext(adapter, root), args: start.args });
+        assert.equal(plan.sessionId, start.sessionId, 'the wrapper keeps the pre-assigned id');
+        assert.ok(plan.argv.includes(arg), 'the wrapper passes the prompt on untouched');
+      }
+      assert.deepEqual(adapter.startArgs({ prompt: null, newId }).args.filter((a) => a.includes('touch')), []);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('maps hook events without ever throwing, and unknown events to nothing', () => {
     for (const payload of [{}, { status: 'x' }, { status: { type: 42 } }, { tool_name: ['a'] }, { session_id: 7 }] as Record<string, unknown>[]) {
       for (const event of ['SessionStart', 'Stop', 'session.status', 'agent_end', 'notify', 'NoSuchEvent']) {

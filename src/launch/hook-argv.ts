@@ -6,3 +6,8 @@ export function musterHookArgv(entry: string | undefined = process.argv[1]): str
   if (!entry) throw new MusterError('internal', 'cannot tell which muster entry point is running');
   return [process.execPath, ...process.execArgv, resolve(entry), 'hook'];
 }
+
+/** argv that runs this CLI (node, its flags, the entry script), to which a command and its arguments are appended. */
+export function musterCliArgv(entry: string | undefined = process.argv[1]): string[] {
+  return musterHookArgv(entry).slice(0, -1);
+}

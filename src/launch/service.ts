@@ -14,6 +14,12 @@ export interface LaunchServiceOptions {
   repo: LaunchesRepository;
   overlay: HookStatusOverlay;
   bus: EventBus;
+  /**
+   * Told (and awaited) once a launch's session id is known — at register, update or link — before
+   * the call that bound it returns: `muster new` sets a pending goal here, ahead of the goal driver.
+   * Must not throw.
+   */
+  onBound?(record: LaunchRecord): Promise<void>;
 }
 
 export interface LaunchInput {
@@ -60,6 +66,7 @@ export function createLaunchService(opts: LaunchServiceOptions): LaunchService {
       }
       named(record);
       bus.publish('launch.started', { launch: record });
+      if (record.sessionId) await opts.onBound?.(record);
       return record;
     },
     async update(id, patch) {
@@ -70,6 +77,7 @@ export function createLaunchService(opts: LaunchServiceOptions): LaunchService {
       const r = await repo.update(id, patch);
       if (!r) throw new MusterError('not_found', `no launch ${id}`);
       named(r);
+      if (!before.sessionId && r.sessionId) await opts.onBound?.(r);
       if (patch.endedAt) bus.publish('launch.ended', { launch: r });
       return r;
     },
@@ -79,6 +87,8 @@ export function createLaunchService(opts: LaunchServiceOptions): LaunchService {
       if (!before || before.harness !== harness || before.sessionId === sessionId) return;
       const r = await repo.update(launchId, { sessionId });
       if (r) named(r);
+      // The first link binds it (the store keeps the first session id; a later one changes nothing).
+      if (r && !before.sessionId && r.sessionId === sessionId) await opts.onBound?.(r);
     },
     get: (id) => repo.get(id),
     list: (filter) => repo.list(filter),

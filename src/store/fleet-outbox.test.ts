@@ -1,4 +1,4 @@
-// The fleet outbox (migration 7): local first, in order, each change once; an unchanged record is not
+// The fleet outbox (migration 9): local first, in order, each change once; an unchanged record is not
 // queued again; a queued change survives a restart until it is acknowledged; numbers are never reused.
 import { it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The fleet outbox (migration 7): every change a joined host makes to its sessions, pages and goals is
+ * The fleet outbox (migration 9): every change a joined host makes to its sessions, pages and goals is
  * a row here before it is published to the fleet's PostgreSQL, and leaves only once the database has
  * acknowledged it — so a host that cannot reach the database keeps working and catches up later,
  * losing nothing. `seq` is AUTOINCREMENT: never reused, so a host's changes are numbered in order for

@@ -41,3 +41,21 @@ test('launch records survive a reopen; a session id, once linked, is kept; names
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('onBound: told once per launch, when its session id is first known (register, update or link), before the call returns', async () => {
+  const store = openSqliteStore({ path: ':memory:' });
+  const bound: [string, string | null][] = [];
+  const svc = createLaunchService({ repo: store.launches, overlay: createHookStatus(), bus: createEventBus(), onBound: async (r) => void bound.push([r.id, r.sessionId]) });
+  const [a, b, c] = [newLaunchId(), newLaunchId(), newLaunchId()];
+  await svc.register({ id: a, harness: 'claude', name: null, cwd: '/w', sessionId: SID, pid: null });
+  await svc.register({ id: b, harness: 'pi', name: null, cwd: '/w', sessionId: null, pid: null });
+  await svc.register({ id: c, harness: 'pi', name: null, cwd: '/w', sessionId: null, pid: null });
+  assert.deepEqual(bound, [[a, SID]]);
+  await svc.link(b, 'pi', SID);
+  await svc.link(b, 'pi', '55555555-5555-4555-8555-555555555555');
+  await svc.update(c, { pid: 7 });
+  await svc.update(c, { sessionId: SID });
+  await svc.update(c, { sessionId: SID });
+  assert.deepEqual(bound, [[a, SID], [b, SID], [c, SID]]);
+  store.close();
+});

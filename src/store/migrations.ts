@@ -4,6 +4,8 @@
  */
 import type Database from 'better-sqlite3';
 import { GOALS_TABLE_SQL } from './goals.ts';
+import { USAGE_TABLES_SQL } from './usage.ts';
+import { WORKTREES_TABLE_SQL } from './worktrees.ts';
 
 export interface Migration {
   version: number;
@@ -164,6 +166,23 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 7,
+    name: 'usage records: one per API message or turn (tokens, model, time, session), and budget alerts sent',
+    up(db) {
+      db.exec(USAGE_TABLES_SQL);
+      // Summaries indexed before this version hold no records: re-read every transcript once so the
+      // history is there from the first report (offsets restart at 0; the summaries are rebuilt alike).
+      db.exec('DELETE FROM transcript_index');
+    },
+  },
+  {
+    version: 8,
+    name: 'worktrees Muster created for new sessions (path, repository, branch); never removed by Muster',
+    up(db) {
+      db.exec(WORKTREES_TABLE_SQL);
+    },
+  },
+  {
+    version: 9,
     name: 'fleet: the outbox of changes waiting to be published, and a mirror of what was last queued per record',
     up(db) {
       db.exec(FLEET_OUTBOX_SQL);

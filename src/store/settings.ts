@@ -34,6 +34,8 @@ function auditSpec(v: unknown): string | undefined {
 }
 const httpUrl = (v: unknown): string | undefined => (typeof v === 'string' && v.length <= 2000 && (v === '' || /^https?:\/\/[^\s]+$/i.test(v)) ? v : undefined);
 
+const usdAmount = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1_000_000 ? v : undefined);
+
 /** One setting: its value's type is what `check` accepts. */
 const setting = <T extends SettingValue>(d: SettingDef<T>): SettingDef<T> => d;
 
@@ -52,6 +54,8 @@ export const SETTINGS = {
   webhookUrl: setting({ default: '', check: httpUrl, describe: "webhook URL for page notifications ('' = off; http or https)" }),
   webhookFormat: setting({ default: 'json', check: oneOf('json', 'ntfy'), describe: 'webhook body: json | ntfy' }),
   fleetAcceptCommands: setting({ default: true, check: bool, describe: "fleet: run other hosts' commands on this host's sessions, pages and goals (false: read-only to them)" }),
+  dailyBudgetUsd: setting({ default: 0, check: usdAmount, describe: "today's spend that sends one notification, USD (0 = none; 0..1000000)" }),
+  monthlyBudgetUsd: setting({ default: 0, check: usdAmount, describe: "this month's spend that sends one notification, USD (0 = none; 0..1000000)" }),
 };
 
 export type SettingKey = keyof typeof SETTINGS;

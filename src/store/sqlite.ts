@@ -8,6 +8,7 @@ import { chmodSync, existsSync } from 'node:fs';
 import { MusterError } from '../errors/index.ts';
 import type { Harness } from '../core/session.ts';
 import type { TranscriptIndex, TranscriptIndexEntry } from '../discovery/contract.ts';
+import type { UsageRecord } from '../core/usage-record.ts';
 import { migrate } from './migrations.ts';
 import { createSqliteGoalsRepository } from './goals.ts';
 import { createSqliteBoardRepository } from './board.ts';
@@ -15,8 +16,11 @@ import { createSqliteActionsRepository } from './actions.ts';
 import { createSqlitePagesRepository } from './pages.ts';
 import { createSqliteLaunchesRepository } from './launches.ts';
 import { createSqliteOutboxRepository } from './fleet-outbox.ts';
+import { createSqliteWorktreesRepository } from './worktrees.ts';
 import { settingsFrom, validateSettingsPatch, type Settings } from './settings.ts';
 import type { Store } from './types.ts';
+import { createSqliteUsageRepository, type SqliteUsage } from './usage.ts';
+import type { UsageDelta } from '../usage/types.ts';
 
 export interface SqliteStoreOptions {
   /** Database file path, or ':memory:' in tests. */
@@ -48,7 +52,8 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
 
   const readSettings = (): Settings => settingsFrom(getSetting.all().map((row) => [row.key, JSON.parse(row.value)] as const));
 
-  const transcriptIndex = createSqliteTranscriptIndex(db);
+  const usage = createSqliteUsageRepository(db, clock);
+  const transcriptIndex = createSqliteTranscriptIndex(db, usage);
   return {
     kind: 'sqlite',
     schemaVersion,
@@ -64,12 +69,14 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
       },
     },
     transcriptIndex,
+    usage,
     board: createSqliteBoardRepository(db),
     actions: createSqliteActionsRepository(db),
     pages: createSqlitePagesRepository(db),
     launches: createSqliteLaunchesRepository(db),
     goals: createSqliteGoalsRepository(db),
     fleetOutbox: createSqliteOutboxRepository(db, clock),
+    worktrees: createSqliteWorktreesRepository(db),
     close() {
       if (closed) return;
       closed = true;
@@ -91,12 +98,14 @@ function toEntry(r: IndexRow): TranscriptIndexEntry {
  * per tick (a cold scan's thousands of puts cost one fsync, not thousands). Losing the last tick of
  * index progress in a crash only means re-reading those bytes.
  */
-function createSqliteTranscriptIndex(db: Database.Database): TranscriptIndex & { flush(): void } {
+function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage): TranscriptIndex & { flush(): void } {
   const put = db.prepare('INSERT OR REPLACE INTO transcript_index(path, harness, size, mtime_ms, offset, summary) VALUES (?, ?, ?, ?, ?, ?)');
   const listOf = db.prepare<[string], IndexRow>('SELECT * FROM transcript_index WHERE harness = ?');
   const del = db.prepare('DELETE FROM transcript_index WHERE path = ?');
   let byPath: Map<string, TranscriptIndexEntry> | null = null;
   const dirty = new Map<string, TranscriptIndexEntry | null>();
+  // Records of every put since the last flush (two puts of one path in a tick each bring their own).
+  let records: UsageRecord[] = [];
   let scheduled = false;
 
   const load = (): Map<string, TranscriptIndexEntry> => {
@@ -107,15 +116,20 @@ function createSqliteTranscriptIndex(db: Database.Database): TranscriptIndex & {
   };
   const flush = (): void => {
     scheduled = false;
-    if (dirty.size === 0) return;
+    if (dirty.size === 0 && records.length === 0) return;
     const batch = [...dirty];
+    const written = records;
     dirty.clear();
+    records = [];
+    let deltas: UsageDelta[] = [];
     db.transaction(() => {
+      deltas = usage.write(written);
       for (const [path, e] of batch) {
         if (e) put.run(e.path, e.harness, e.size, e.mtimeMs, e.offset, JSON.stringify(e.summary ?? null));
         else del.run(path);
       }
     })();
+    usage.notify(deltas);
   };
   const schedule = (): void => {
     if (scheduled) return;
@@ -125,8 +139,11 @@ function createSqliteTranscriptIndex(db: Database.Database): TranscriptIndex & {
   return {
     get: (path) => load().get(path),
     put(e) {
-      load().set(e.path, e);
-      dirty.set(e.path, e);
+      const { usage: fresh, ...entry } = e;
+      // One by one: a first read of a long transcript brings more records than spread arguments allow.
+      if (fresh) for (const r of fresh) records.push(r);
+      load().set(entry.path, entry);
+      dirty.set(entry.path, entry);
       schedule();
     },
     remove(path) {

@@ -11,6 +11,8 @@ import type { BoardRepository } from '../board/ports.ts';
 import type { ActionsRepository } from './actions.ts';
 import type { PagesRepository } from '../pager/types.ts';
 import type { OutboxRepository } from '../fleet/types.ts';
+import type { UsageRepository } from '../usage/types.ts';
+import type { WorktreesRepository } from '../worktrees/types.ts';
 
 export interface SettingsRepository {
   /** Every known setting, stored values over defaults. */
@@ -24,6 +26,8 @@ export interface Store {
   readonly schemaVersion: number;
   settings: SettingsRepository;
   transcriptIndex: TranscriptIndex;
+  /** Usage records (written through the transcript index) and budget alerts sent (migration 7). */
+  usage: UsageRepository;
   /** Operator pages (questions and notices from agents). */
   pages: PagesRepository;
   /** The action log (focus, resume, end: who, what, outcome). */
@@ -34,8 +38,10 @@ export interface Store {
   launches: LaunchesRepository;
   /** Goals driven by the auditor (migration 6). */
   goals: GoalsRepository;
-  /** The fleet outbox: changes waiting to be published to the fleet's PostgreSQL (migration 7; empty unless joined). */
+  /** The fleet outbox: changes waiting to be published to the fleet's PostgreSQL (migration 9; empty unless joined). */
   fleetOutbox: OutboxRepository;
+  /** Worktrees Muster created for new sessions (migration 8). */
+  worktrees: WorktreesRepository;
   /** Closes the database. Idempotent. */
   close(): void;
 }

@@ -14,6 +14,8 @@ import type { Terminal } from './terminal.ts';
 import type { Session } from '../core/session.ts';
 import { LIMITS, type Page } from '../pager/index.ts';
 import type { Goal } from '../goals/index.ts';
+import type { UsageReport } from '../usage/index.ts';
+import { lastSevenDays, spendLineOf, spendPath } from './spend.ts';
 
 export interface TuiApi {
   /** Calls `/api<path>`; resolves with the JSON body, rejects with an Error (`code` when the daemon named one). */
@@ -100,6 +102,27 @@ export function createTui(opts: TuiOptions): Tui {
     schedule();
   };
 
+  // Today's spend: fetched with the snapshot, then again when the daemon stores usage (a turn ended), in bursts of one.
+  let spendTimer: NodeJS.Timeout | null = null;
+  async function fetchSpend(): Promise<void> {
+    const days = lastSevenDays(clock());
+    try {
+      const body = (await opts.api.call('GET', spendPath(days))) as unknown as UsageReport;
+      update({ ...state, spend: spendLineOf(body, days) });
+    } catch {
+      // The line simply stays as it was (an older daemon has no /api/usage).
+    }
+  }
+  const spendSoon = (): void => {
+    if (spendTimer || stopped) return;
+    spendTimer = setTimeout(() => {
+      spendTimer = null;
+      void fetchSpend();
+    }, 500);
+    spendTimer.unref();
+  };
+  disposers.push(() => spendTimer && clearTimeout(spendTimer));
+
   async function fetchSnapshot(): Promise<void> {
     if (fetching) {
       refetch = true;
@@ -134,11 +157,15 @@ export function createTui(opts: TuiOptions): Tui {
     if (m.type === 'daemon.hello') {
       helloSeen = true;
       update(setConnection(state, 'live'));
-      if (!snapshotAfterHello || isResync(m)) void fetchSnapshot();
+      if (!snapshotAfterHello || isResync(m)) {
+        void fetchSnapshot();
+        spendSoon();
+      }
       return;
     }
     // Fleet: too many other hosts' records changed at once to send one by one — fetch them again.
     if (m.type === 'fleet.resync') return void fetchSnapshot();
+    if (m.type === 'usage.recorded') return spendSoon();
     if (!snapshotReady) queue.push(m);
     else update(applyEvent(state, m));
   }

@@ -9,6 +9,7 @@ import { hostChoices, pageRows, resolveSelection, rowIds, selectedPage, selected
 import { flash } from './state.ts';
 import { shortId } from './format.ts';
 import type { ApiCall, Effect, Mode, TuiState } from './types.ts';
+import { newSessionKeys, openNewSession } from './new-session.ts';
 
 /** One key press, normalised from readline's keypress event. */
 export interface Key {
@@ -89,6 +90,8 @@ function sessionKeys(state: TuiState, key: Key, ctx: KeyContext): KeyResult {
       if (hosts.length === 0) return none(flash(state, 'this host is not in a fleet (muster fleet join)', 'error', ctx.now));
       return none({ ...state, filters: { ...state.filters, host: cycle(hosts, state.filters.host) } });
     }
+    case 'n':
+      return openNewSession(state, ctx);
   }
   if (key.name === 'return' && s) return sessionKeys(state, { ...key, ch: s.live ? 'f' : 'r' }, ctx);
   return none(state);
@@ -150,6 +153,7 @@ export function handleKey(state: TuiState, key: Key, ctx: KeyContext): KeyResult
   }
   const mode = state.mode;
   if (mode.kind === 'input') return inputKeys(state, mode, key, ctx);
+  if (mode.kind === 'new') return newSessionKeys(state, mode, key, ctx);
   if (mode.kind === 'confirm') {
     const back = withMode(state, { kind: 'normal' });
     if (key.ch === 'y' || key.ch === 'Y') return { state: back, effects: [{ kind: 'call', ...mode.call }] };

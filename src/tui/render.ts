@@ -9,7 +9,9 @@ import { pageRows, resolveSelection, selectedPage, selectedSession } from './row
 import { pageDetail, renderPageList } from './render-pages.ts';
 import { renderSessionList, sessionDetail, sessionItems } from './render-sessions.ts';
 import { pendingCount } from './keys.ts';
+import { newPrompt } from './new-session.ts';
 import type { TuiState } from './types.ts';
+import { spendText } from './spend.ts';
 
 export interface FrameOptions {
   columns: number;
@@ -30,7 +32,7 @@ export const FLASH_MS = 5000;
 export const HELP: [string, string][] = [
   ['↑↓ j k', 'move'], ['PgUp PgDn g G', 'page, first, last'], ['Tab', 'sessions ⇄ pages inbox'],
   ['Enter', 'focus a live session / resume a dormant one'], ['f', 'focus the session\'s tmux/herdr pane'], ['r', 'resume (a new pane; live: focus)'],
-  ['x', 'end the session (asks first)'], ['s', 'set the goal (type the objective)'], ['p / u', 'pause / resume the goal'], ['c', 'clear the goal (asks first)'],
+  ['n', 'new session in its directory (Tab: harness; type the first prompt)'], ['x', 'end the session (asks first)'], ['s', 'set the goal (type the objective)'], ['p / u', 'pause / resume the goal'], ['c', 'clear the goal (asks first)'],
   ['/', 'search'], ['t', 'filter by status (cycles)'], ['h', 'filter by harness (cycles)'], ['a', 'all ended sessions / recent only'], ['o', 'filter by host (cycles; in a fleet)'], ['Esc', 'clear filters'],
   ['pages: a Enter', 'answer in free text'], ['pages: 1-9', 'answer with that choice'], ['pages: d', 'dismiss'],
   ['Ctrl-L', 'redraw'], ['Ctrl-Z', 'suspend'], ['? / q', 'this help / quit'],
@@ -57,14 +59,21 @@ function statusLine(state: TuiState, columns: number, now: number, style: Style)
   const m = state.mode;
   if (m.kind === 'input') return composeLine([{ text: m.prompt, width: Math.min(columns, m.prompt.length), tones: ['bold'] }, { text: `${m.text}█` }], columns, style);
   if (m.kind === 'confirm') return textLine(`${m.prompt} [y/N]`, columns, style, 'bold', 'yellow');
+  if (m.kind === 'new') {
+    const p = newPrompt(m);
+    return composeLine([{ text: p, width: Math.min(columns, p.length), tones: ['bold'] }, { text: `${m.text}█` }], columns, style);
+  }
   if (state.flash && now - state.flash.at < FLASH_MS) {
     const tones: Tone[] = state.flash.level === 'error' ? ['red', 'bold'] : ['green'];
     return textLine(state.flash.text, columns, style, ...tones);
   }
   const hints = state.view === 'sessions'
-    ? '?:keys  Tab:pages  Enter/f:focus  r:resume  x:end  s/p/u/c:goal  /:search  t/h:filter  q:quit'
+    ? '?:keys  Tab:pages  Enter/f:focus  r:resume  n:new  x:end  s/p/u/c:goal  /:search  t/h:filter  q:quit'
     : '?:keys  Tab:sessions  a:answer  1-9:choice  d:dismiss  /:search  q:quit';
-  return textLine(hints, columns, style, 'dim');
+  if (!state.spend) return textLine(hints, columns, style, 'dim');
+  // Today's spend keeps its place at the right; the hints give way first on a narrow terminal.
+  const spend = spendText(state.spend);
+  return composeLine([{ text: hints, tones: ['dim'] }, { text: `  ${spend}`, width: Math.min(columns, spend.length + 2) }], columns, style);
 }
 
 function help(columns: number, height: number, style: Style): string[] {

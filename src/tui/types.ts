@@ -5,6 +5,7 @@
  */
 import type { Harness, SessionStatus } from '../core/session.ts';
 import { emptyStreamState, type StreamSnapshot, type StreamState } from '../events/index.ts';
+import type { SpendLine } from './spend.ts';
 
 export type View = 'sessions' | 'pages';
 
@@ -34,7 +35,9 @@ export type Mode =
   | { kind: 'normal' }
   | { kind: 'help' }
   | { kind: 'input'; purpose: 'search' | 'answer' | 'goal'; prompt: string; text: string; target: string | null }
-  | { kind: 'confirm'; prompt: string; call: ApiCall };
+  | { kind: 'confirm'; prompt: string; call: ApiCall }
+  /** `n`: a new session of `harness` in `cwd`; `text` is its first prompt. */
+  | { kind: 'new'; harness: Harness; cwd: string; text: string };
 
 export interface Flash {
   text: string;
@@ -60,6 +63,8 @@ export interface TuiState extends StreamState {
   connection: Connection;
   /** Ended sessions shown when `filters.allEnded` is off. */
   endedLimit: number;
+  /** Today's spend and the last 7 days for the status line; null until fetched. */
+  spend: SpendLine | null;
 }
 
 export type Snapshot = StreamSnapshot;
@@ -82,6 +87,7 @@ export function initialState(overrides: Partial<TuiState> = {}): TuiState {
     flash: null,
     connection: 'connecting',
     endedLimit: 20,
+    spend: null,
     ...overrides,
   };
 }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { callTool, connectMcp } from '../e2e/pager-kit.ts';
+import { envFor, runCli } from '../e2e/kit.ts';
 import { screenshot, spawnFakeClaude, startBoard, waitInPage, writeClaudeSession, type BoardRig, type FakeSession } from './browser-kit.ts';
 
 const LIVE: FakeSession = { id: '5b1d7c52-8a43-4f0e-9c6d-2a7e4b9f3c18', cwd: '/home/dev/muster', title: 'Ship the goal panel' };
@@ -36,6 +37,10 @@ describe('board: goals and pages in chromium', () => {
         writeClaudeSession(home, OTHER);
       },
     });
+    // The live session reports its turns (Muster's Claude hooks installed), so a goal can drive it:
+    // without them the board refuses the goal (goal_not_drivable), as test/e2e covers.
+    const hooks = await runCli(['hooks', 'install', '--harness', 'claude'], envFor(rig.home, { CLAUDE_CONFIG_DIR: rig.claudeHome }));
+    assert.equal(hooks.code, 0, hooks.stderr);
     const s = await api('POST', '/settings', { notifyDesktop: false, askWaitSeconds: 60 });
     assert.equal(s.status, 200, JSON.stringify(s.json));
     mcp = await connectMcp({ mcpUrl: `${rig.base}/mcp`, token: rig.token }, { 'x-muster-session-id': LIVE.id, 'x-muster-harness': 'claude' });

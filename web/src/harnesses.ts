@@ -32,3 +32,8 @@ export function harnessMark(name: string): { text: string; color: string | undef
   const h = known.find((x) => x.name === name);
   return { text: h?.mark ?? name, color: h?.color };
 }
+
+/** The harnesses the New session form offers first: those the daemon can start here (all, when it did not say). */
+export function startableHarnesses(): { name: Harness; label: string; startable: boolean }[] {
+  return known.map((h) => ({ name: h.name as Harness, label: h.label, startable: h.startable !== false }));
+}

@@ -30,6 +30,8 @@ export interface ListViewProps {
   onPagesChanged(): void;
   /** In a fleet: a host column and filter, and rows grouped by host, then repo. */
   fleet?: BoardFleet;
+  /** When the list is narrowed from outside (a Spend bar): what to call it, and how to widen it again. */
+  scope?: { label: string; onClear(): void };
 }
 
 /** The scrolled window of the table body: which rows are visible. */
@@ -55,7 +57,7 @@ function useWindow(scroller: React.RefObject<HTMLElement | null>, body: React.Re
   return win;
 }
 
-export function ListView({ sessions, board, now, selectedId, pagesBySession, goalsBySession, onOpen, onPagesChanged, fleet }: ListViewProps) {
+export function ListView({ sessions, board, now, selectedId, pagesBySession, goalsBySession, onOpen, onPagesChanged, fleet, scope }: ListViewProps) {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [sort, setSort] = useState<Sort>({ key: 'status', dir: 1 });
   const [cursor, setCursor] = useState(0);
@@ -155,6 +157,12 @@ export function ListView({ sessions, board, now, selectedId, pagesBySession, goa
           <option value="true">live only</option>
           <option value="false">ended only</option>
         </select>
+        {scope && (
+          <span className="scope-chip" data-testid="list-scope">
+            {scope.label}
+            <button type="button" className="quiet" onClick={scope.onClear} aria-label="show every session" data-testid="list-scope-clear">✕</button>
+          </span>
+        )}
         <span className="muted count" data-testid="row-count">{rows.length} of {sessions.length}</span>
       </div>
       <table className="sessions" aria-rowcount={rows.length}>

@@ -38,6 +38,8 @@ export interface BoardData {
   fleet: BoardFleet;
   refreshCharacters(): Promise<void>;
   refreshPages(): Promise<void>;
+  /** Counts `usage.recorded` events (a turn ended, a transcript was read), so spend views refetch. */
+  usageTick: number;
 }
 
 export function useBoard(): BoardData {
@@ -48,6 +50,7 @@ export function useBoard(): BoardData {
   const [conn, setConn] = useState<Conn>('connecting');
   const [error, setError] = useState<string | null>(null);
   const [fleet, setFleet] = useState<BoardFleet>({ self: null, connected: false, hosts: [] });
+  const [usageTick, setUsageTick] = useState(0);
 
   const refreshSessions = useCallback(async () => {
     try {
@@ -124,9 +127,16 @@ export function useBoard(): BoardData {
         void refreshPages();
         void refreshGoals();
         void refreshFleet();
+        setUsageTick((n) => n + 1);
       }
     });
     on('board.characters.changed', () => void refreshCharacters());
+    // A scan stores records in bursts: one refetch per burst.
+    let usageTimer: ReturnType<typeof setTimeout> | undefined;
+    on('usage.recorded', () => {
+      clearTimeout(usageTimer);
+      usageTimer = setTimeout(() => setUsageTick((n) => n + 1), 250);
+    });
     // Fleet: too many other hosts' records changed at once to send one by one — refetch them.
     on('fleet.resync', () => {
       void refreshSessions();
@@ -145,12 +155,15 @@ export function useBoard(): BoardData {
       });
     }
     es.onerror = () => setConn('lost');
-    return () => es.close();
+    return () => {
+      es.close();
+      clearTimeout(usageTimer);
+    };
   }, [refreshSessions, refreshCharacters, refreshPages, refreshGoals, refreshFleet]);
 
   const pages = useMemo(() => pendingPages(stream.pages), [stream.pages]);
   const goals = useMemo(() => goalViews(stream.goals, stream.evaluating), [stream.goals, stream.evaluating]);
-  return { sessions: stream.sessions, characters, pages, pagesAvailable, goals, goalsAvailable, setGoal, conn, error, fleet, refreshCharacters, refreshPages };
+  return { sessions: stream.sessions, characters, pages, pagesAvailable, goals, goalsAvailable, setGoal, conn, error, fleet, refreshCharacters, refreshPages, usageTick };
 }
 
 /** The pages still waiting for the operator, oldest first (the map also holds those answered since the last fetch). */

@@ -8,15 +8,22 @@ import type { ModelPrice } from './prices.ts';
 import { normaliseModel } from './normalise.ts';
 
 export type { ModelPrice } from './prices.ts';
-export { PRICES } from './prices.ts';
+export { PRICES, PRICES_AS_OF, PRICES_SOURCE } from './prices.ts';
 export { normaliseModel } from './normalise.ts';
+
+// Model strings repeat endlessly (one per message): each is normalised once. Bounded, as names come from files.
+const memo = new Map<string, ModelPrice | null>();
 
 /** The price of `model`, or null when the table does not know it. */
 export function priceFor(model: string | null | undefined): ModelPrice | null {
   if (!model) return null;
+  const hit = memo.get(model);
+  if (hit !== undefined) return hit;
   // The model name comes from a transcript: `constructor` must not find Object's own members.
   const key = normaliseModel(model);
-  return Object.hasOwn(PRICES, key) ? (PRICES[key] ?? null) : null;
+  const price = Object.hasOwn(PRICES, key) ? (PRICES[key] ?? null) : null;
+  if (memo.size < 10_000) memo.set(model, price);
+  return price;
 }
 
 /** USD cost of `tokens` on `model`; null for an unknown model (never a guess). */

@@ -15,5 +15,7 @@ export function normaliseModel(model: string): string {
   m = m.replace(/-latest$/, '');
   m = m.replace(/-\d{8}$/, '');
   m = m.replace(/-\d{4}-\d{2}-\d{2}$/, '');
+  // Copilot CLI writes Claude versions with dots (`claude-sonnet-4.5`); Anthropic's ids use dashes.
+  if (m.startsWith('claude-')) m = m.replace(/(\d)\.(\d)/g, '$1-$2');
   return m;
 }

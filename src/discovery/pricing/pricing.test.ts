@@ -18,7 +18,7 @@ describe('pricing', () => {
 
   it('unknown models cost null, not a guess from a similar name', () => {
     assert.equal(priceTokens('claude-opus-5-5', tokens(10, 10)), null);
-    assert.equal(priceTokens('claude-opus-4-6', tokens(10, 10)), null);
+    assert.equal(priceTokens('claude-opus-9-9', tokens(10, 10)), null);
     assert.equal(priceTokens('', tokens(10, 10)), null);
     assert.equal(priceTokens(null, tokens(10, 10)), null);
     assert.equal(priceFor('gpt-4'), null, 'gpt-4 is not gpt-4o');
@@ -30,6 +30,8 @@ describe('pricing', () => {
     assert.equal(normaliseModel('claude-sonnet-4-5[1m]'), 'claude-sonnet-4-5');
     assert.equal(normaliseModel('Anthropic/Claude-Haiku-4-5-latest'), 'claude-haiku-4-5');
     assert.equal(normaliseModel('gpt-4.1-mini-2025-04-14'), 'gpt-4.1-mini');
+    assert.equal(normaliseModel('claude-sonnet-4.5'), 'claude-sonnet-4-5', "Copilot's dotted Claude names");
+    assert.equal(normaliseModel('gpt-5.1-codex'), 'gpt-5.1-codex', 'OpenAI keeps its dots');
   });
 
   it('zero tokens on a known model cost 0', () => {

@@ -10,7 +10,7 @@ import { dirFromEnv, userHome } from '../homes.ts';
 import { claudeHeadless, claudeResumeArgv } from './commands.ts';
 import { claudeHooks } from './hooks.ts';
 import { claudeInstallTarget } from './install.ts';
-import { planClaude } from './launch.ts';
+import { claudeStartArgs, planClaude } from './launch.ts';
 
 export const claude = defineHarness({
   name: 'claude',
@@ -34,6 +34,9 @@ export const claude = defineHarness({
   },
   resumeArgv: claudeResumeArgv,
   planLaunch: planClaude,
+  // What Claude Code 2.1.332 sets in its hooks' and tools' environment (observed).
+  processEnv: ['CLAUDECODE', 'CLAUDE_PID', 'CLAUDE_CODE_SESSION_ID', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SESSION_ATTENDED', 'CLAUDE_CODE_CHILD_SESSION', 'CLAUDE_CODE_MESSAGING_SOCKET', 'CLAUDE_CODE_MESSAGING_TOKEN', 'CLAUDE_ENV_FILE', 'CLAUDE_CODE_CHILD_NOTES_DIR', 'CLAUDE_PROJECT_DIR', 'CLAUDE_EFFORT'],
+  startArgs: claudeStartArgs,
   hooks: claudeHooks,
   installTarget: claudeInstallTarget,
   headless: claudeHeadless,

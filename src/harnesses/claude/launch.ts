@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { isUuid } from '../../core/ids.ts';
 import { hookTimeoutS } from '../../hooks/stop-wait.ts';
 import { baseEnv, flagValue, hasFlag, hookCommand, identityHeaders, type LaunchContext, type LaunchPlan } from '../../launch/plan-types.ts';
+import type { StartArgs, StartRequest } from '../adapter.ts';
 import { CLAUDE_HOOK_EVENTS } from './hooks.ts';
 
 /**
@@ -54,4 +55,13 @@ export function planClaude(ctx: LaunchContext): LaunchPlan {
     sessionId,
     notes: [],
   };
+}
+
+/**
+ * `muster new`: a pre-assigned `--session-id`, and the prompt after `--` — without it a prompt that
+ * is a subcommand's name (`mcp`, `update`) runs that subcommand, and one starting with `-` reads as
+ * an option (2.1.332, observed).
+ */
+export function claudeStartArgs(req: StartRequest): StartArgs {
+  return { args: ['--session-id', req.newId, ...(req.prompt === null ? [] : ['--', req.prompt])], sessionId: req.newId };
 }

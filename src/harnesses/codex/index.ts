@@ -10,7 +10,7 @@ import { dirFromEnv, userHome } from '../homes.ts';
 import { codexHeadless, codexResumeArgv } from './commands.ts';
 import { codexHooks } from './hooks.ts';
 import { codexInstallTarget } from './install.ts';
-import { planCodex } from './launch.ts';
+import { codexStartArgs, planCodex } from './launch.ts';
 
 export const codex = defineHarness({
   name: 'codex',
@@ -36,6 +36,9 @@ export const codex = defineHarness({
   },
   resumeArgv: codexResumeArgv,
   planLaunch: planCodex,
+  // Every command Codex 0.171.0 runs gets these (observed).
+  processEnv: ['CODEX_THREAD_ID', 'CODEX_SESSION_ID', 'CODEX_TOOL_CALL_ID', 'CODEX_CI'],
+  startArgs: codexStartArgs,
   hooks: codexHooks,
   installTarget: codexInstallTarget,
   headless: codexHeadless,

@@ -13,6 +13,7 @@
 import { join } from 'node:path';
 import { readConfigText } from '../../hooks/install/target.ts';
 import { baseEnv, identityHeaders, type LaunchContext, type LaunchPlan } from '../../launch/plan-types.ts';
+import type { StartArgs, StartRequest } from '../adapter.ts';
 
 /** The env var Codex reads the bearer token from (never argv: /proc/<pid>/cmdline is world-readable). */
 export const CODEX_TOKEN_ENV = 'MUSTER_MCP_TOKEN';
@@ -47,4 +48,12 @@ export function planCodex(ctx: LaunchContext): LaunchPlan {
     sessionId: null,
     notes,
   };
+}
+
+/**
+ * `muster new`: the prompt after `--` (0.171.0: then a subcommand's name or a leading `-` is read as
+ * the prompt). The interactive CLI takes no session id: the thread id comes from its first hook.
+ */
+export function codexStartArgs(req: StartRequest): StartArgs {
+  return { args: req.prompt === null ? [] : ['--', req.prompt], sessionId: null };
 }

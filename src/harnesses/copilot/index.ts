@@ -11,7 +11,7 @@ import { dirFromEnv, userHome } from '../homes.ts';
 import { copilotHeadless, copilotResumeArgv } from './commands.ts';
 import { copilotHooks } from './hooks.ts';
 import { copilotInstallTarget } from './install.ts';
-import { planCopilot } from './launch.ts';
+import { copilotStartArgs, planCopilot } from './launch.ts';
 
 /** `$COPILOT_HOME`, else `~/.copilot`: sessions, settings.json and mcp-config.json all live there. */
 const copilotHome = (env: NodeJS.ProcessEnv): string => dirFromEnv(env, 'COPILOT_HOME', join(userHome(env), '.copilot'));
@@ -39,6 +39,9 @@ export const copilot = defineHarness({
   },
   resumeArgv: copilotResumeArgv,
   planLaunch: planCopilot,
+  // Copilot 1.0.102's hook environment names its loader (observed).
+  processEnv: ['COPILOT_LOADER_PID'],
+  startArgs: copilotStartArgs,
   hooks: copilotHooks,
   installTarget: copilotInstallTarget,
   headless: copilotHeadless(copilotHome),

@@ -7,26 +7,13 @@
  */
 import { join } from 'node:path';
 import { MalformedConfig, type FileEdit } from '../../hooks/install/engine.ts';
+import { parseHooksConfig } from '../../hooks/install/json-hooks.ts';
 import { readConfigText, type InstallTarget, type TargetContext } from '../../hooks/install/target.ts';
 import { hookCommand } from '../../launch/plan-types.ts';
 import { COPILOT_HOOK_EVENTS } from './hooks.ts';
 import { copilotHookEntry } from './launch.ts';
 
 type Json = Record<string, unknown>;
-
-function parse(text: string | null, path: string): Json {
-  if (text === null || text.trim() === '') return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw new MalformedConfig(`${path} is not valid JSON (${(e as Error).message}); fix it first — Muster left it untouched`);
-  }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) throw new MalformedConfig(`${path} is not a JSON object; Muster left it untouched`);
-  const hooks = (v as Json).hooks;
-  if (hooks !== undefined && (!hooks || typeof hooks !== 'object' || Array.isArray(hooks))) throw new MalformedConfig(`${path}: "hooks" is not an object; Muster left it untouched`);
-  return v as Json;
-}
 
 const ours = (entry: unknown): boolean => {
   const c = (entry as Json | null)?.bash;
@@ -38,11 +25,11 @@ export function copilotSettingsEdit(path: string, command: (event: string) => st
   return {
     path,
     has(current) {
-      const hooks = parse(current, path).hooks as Json | undefined;
+      const hooks = parseHooksConfig(current, path).hooks as Json | undefined;
       return !!hooks && Object.values(hooks).some((list) => Array.isArray(list) && list.some(ours));
     },
     add(current) {
-      const doc = parse(current, path);
+      const doc = parseHooksConfig(current, path);
       const hooks = { ...((doc.hooks as Json | undefined) ?? {}) };
       for (const e of COPILOT_HOOK_EVENTS) {
         const existing = hooks[e];
@@ -55,7 +42,7 @@ export function copilotSettingsEdit(path: string, command: (event: string) => st
       return `${JSON.stringify({ ...doc, hooks }, null, 2)}\n`;
     },
     remove(current) {
-      const doc = parse(current, path);
+      const doc = parseHooksConfig(current, path);
       const hooks: Json = {};
       for (const [e, list] of Object.entries((doc.hooks as Json | undefined) ?? {})) {
         if (!Array.isArray(list)) {

@@ -15,6 +15,7 @@ import { isUuid } from '../../core/ids.ts';
 import { hookTimeoutS } from '../../hooks/stop-wait.ts';
 import { baseEnv, flagValue, hasFlag, hookCommand, identityHeaders, type LaunchContext, type LaunchPlan } from '../../launch/plan-types.ts';
 import { COPILOT_HOOK_EVENTS, COPILOT_TURN_END } from './hooks.ts';
+import type { StartArgs, StartRequest } from '../adapter.ts';
 
 /** One Copilot hook entry (its own shape: `bash` is the command, `timeoutSec` its bound). */
 export function copilotHookEntry(command: string, event: string): Record<string, unknown> {
@@ -64,4 +65,9 @@ export function planCopilot(ctx: LaunchContext): LaunchPlan {
     sessionId,
     notes: resuming && sessionId === null ? ['copilot resumes a session named by prefix, name or picker: pages are attributed by working directory until a hook names it'] : [],
   };
+}
+
+/** `muster new`: a pre-assigned `--session-id` and `--interactive=<text>` (`-i`: runs it, then stays interactive). */
+export function copilotStartArgs(req: StartRequest): StartArgs {
+  return { args: ['--session-id', req.newId, ...(req.prompt === null ? [] : [`--interactive=${req.prompt}`])], sessionId: req.newId };
 }

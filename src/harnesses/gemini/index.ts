@@ -11,7 +11,7 @@ import { geminiHeadless, geminiResumeArgv } from './commands.ts';
 import { geminiHome } from './homes.ts';
 import { geminiHooks } from './hooks.ts';
 import { geminiInstallTarget } from './install.ts';
-import { planGemini } from './launch.ts';
+import { geminiStartArgs, planGemini } from './launch.ts';
 
 export const gemini = defineHarness({
   name: 'gemini',
@@ -37,6 +37,9 @@ export const gemini = defineHarness({
   },
   resumeArgv: geminiResumeArgv,
   planLaunch: planGemini,
+  // Gemini CLI's worker and everything it starts carry this; inherited, a new gemini would not relaunch itself.
+  processEnv: ['GEMINI_CLI_NO_RELAUNCH'],
+  startArgs: geminiStartArgs,
   hooks: geminiHooks,
   installTarget: geminiInstallTarget,
   headless: geminiHeadless,

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { isUuid } from '../../core/ids.ts';
 import { baseEnv, flagValue, hasFlag, type LaunchContext, type LaunchPlan } from '../../launch/plan-types.ts';
+import type { StartArgs, StartRequest } from '../adapter.ts';
 import { EXTENSION_ENV, EXTENSION_MARKER, extensionPaths } from './extension.ts';
 
 /** Subcommands and flags that start no chat session: nothing to pre-assign. */
@@ -47,4 +48,9 @@ export function planGemini(ctx: LaunchContext): LaunchPlan {
     notes: ['MCP and hooks come from Muster\'s Gemini extension, which reads this process\'s environment'],
     requires: [ext.manifest, ext.hooks].map((path) => ({ path, contains: EXTENSION_MARKER, fix })),
   };
+}
+
+/** `muster new`: a pre-assigned `--session-id` and `--prompt-interactive=<text>` (runs it, then stays interactive). */
+export function geminiStartArgs(req: StartRequest): StartArgs {
+  return { args: ['--session-id', req.newId, ...(req.prompt === null ? [] : [`--prompt-interactive=${req.prompt}`])], sessionId: req.newId };
 }

@@ -8,7 +8,7 @@ import { defineHarness } from '../adapter.ts';
 import { isUuid } from '../../core/ids.ts';
 import { ownedTarget } from '../../hooks/install/target.ts';
 import { userHome } from '../homes.ts';
-import { familyHeadless, familyHooks, planFamily, type FamilyMember } from '../pi/family.ts';
+import { familyHeadless, familyHooks, familyStartArgs, planFamily, type FamilyMember } from '../pi/family.ts';
 import { ompResumeArgv } from './commands.ts';
 
 const member: FamilyMember = {
@@ -40,6 +40,7 @@ export const omp = defineHarness({
   },
   resumeArgv: (id) => (isUuid(id) ? ompResumeArgv(id.toLowerCase()) : null),
   planLaunch: (ctx) => planFamily(member, ctx),
+  startArgs: familyStartArgs,
   hooks: familyHooks,
   installTarget: (ctx) => ownedTarget(join(ctx.homes.config, 'extensions', 'muster-status.ts'), ctx.asset('omp-extension'), 'auto-loaded extension; every omp started after install'),
   headless: familyHeadless(member),

@@ -9,7 +9,7 @@ import { userHome } from '../homes.ts';
 import { opencodeHeadless, opencodeResumeArgv } from './commands.ts';
 import { opencodeHooks } from './hooks.ts';
 import { opencodeInstallTarget } from './install.ts';
-import { planOpencode } from './launch.ts';
+import { opencodeStartArgs, planOpencode } from './launch.ts';
 
 /** An XDG base directory: the variable when it is absolute (the spec ignores relative ones), else the default. */
 function xdg(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
@@ -36,6 +36,9 @@ export const opencode = defineHarness({
   },
   resumeArgv: opencodeResumeArgv,
   planLaunch: planOpencode,
+  // OpenCode 1.18.33's bash tool environment (observed).
+  processEnv: ['OPENCODE', 'OPENCODE_PID', 'AGENT'],
+  startArgs: opencodeStartArgs,
   hooks: opencodeHooks,
   installTarget: opencodeInstallTarget,
   headless: opencodeHeadless,

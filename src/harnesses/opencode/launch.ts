@@ -13,6 +13,7 @@
  */
 import { join } from 'node:path';
 import { baseEnv, identityHeaders, type LaunchContext, type LaunchPlan } from '../../launch/plan-types.ts';
+import type { StartArgs, StartRequest } from '../adapter.ts';
 
 function parseObject(text: string | undefined): Record<string, unknown> {
   if (!text) return {};
@@ -46,4 +47,12 @@ export function planOpencode(ctx: LaunchContext): LaunchPlan {
     files.push({ path: join(dir, 'muster-status.js'), content: ctx.asset('opencode-plugin'), mode: 0o600 }, { path: env.OPENCODE_TUI_CONFIG, content: OPENCODE_TUI_JSON, mode: 0o600 });
   }
   return { bin: 'opencode', argv: [...ctx.args], env, files, sessionId: null, notes };
+}
+
+/**
+ * `muster new`: `--prompt=<text>`, one argument yargs never reads as an option (1.18.33 has no flag for a
+ * new session's id; it comes from the status plugin's first event).
+ */
+export function opencodeStartArgs(req: StartRequest): StartArgs {
+  return { args: req.prompt === null ? [] : [`--prompt=${req.prompt}`], sessionId: null };
 }

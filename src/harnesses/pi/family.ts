@@ -9,7 +9,7 @@
  * over REST from the extension.
  */
 import { join } from 'node:path';
-import type { Headless, HookEvents, Transition, TurnOutput } from '../adapter.ts';
+import type { Headless, HookEvents, StartArgs, StartRequest, Transition, TurnOutput } from '../adapter.ts';
 import { ended, idle, SESSION_ID_KEYS, sessionIdAt, working } from '../hook-kit.ts';
 import { jsonLines, num, type Json } from '../json-lines.ts';
 import { baseEnv, type LaunchContext, type LaunchPlan } from '../../launch/plan-types.ts';
@@ -65,6 +65,17 @@ export const familyHooks: HookEvents = {
 
 /** pi refuses `--` ("Unknown option"); a leading space keeps a prompt that starts with '-' from reading as a flag. */
 const safePrompt = (p: string) => (p.startsWith('-') ? ` ${p}` : p);
+
+/**
+ * `muster new`: the prompt as the one positional message (pi 0.73.1, omp 18.2.3). A leading space keeps
+ * one starting with `-` from reading as a flag and one starting with `@` from reading as a file to
+ * attach; a subcommand's name is read as one only in first place, where the wrapper's `-e` stands.
+ * Neither CLI takes an id for a new session: it comes from the extension's first event.
+ */
+export function familyStartArgs(req: StartRequest): StartArgs {
+  if (req.prompt === null) return { args: [], sessionId: null };
+  return { args: [/^[-@]/.test(req.prompt) ? ` ${req.prompt}` : req.prompt], sessionId: null };
+}
 
 /** `--mode json`: the session header names the id; assistant message_end events carry text and usage. */
 function parse(bin: string, stdout: string): TurnOutput {

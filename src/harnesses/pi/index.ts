@@ -9,7 +9,7 @@ import { isUuid } from '../../core/ids.ts';
 import { ownedTarget } from '../../hooks/install/target.ts';
 import { dirFromEnv, userHome } from '../homes.ts';
 import { piResumeArgv } from './commands.ts';
-import { familyHeadless, familyHooks, planFamily, type FamilyMember } from './family.ts';
+import { familyHeadless, familyHooks, familyStartArgs, planFamily, type FamilyMember } from './family.ts';
 
 const member: FamilyMember = { bin: 'pi', asset: 'pi-extension', resumeFlag: '--session', mcpNote: 'pi has no MCP; Muster reaches it through the extension' };
 
@@ -35,6 +35,7 @@ export const pi = defineHarness({
   },
   resumeArgv: (id) => (isUuid(id) ? piResumeArgv(id.toLowerCase()) : null),
   planLaunch: (ctx) => planFamily(member, ctx),
+  startArgs: familyStartArgs,
   hooks: familyHooks,
   installTarget: (ctx) => ownedTarget(join(ctx.homes.config, 'extensions', 'muster-status.ts'), ctx.asset('pi-extension'), 'auto-loaded extension; every pi started after install'),
   headless: familyHeadless(member),

@@ -18,7 +18,8 @@ export interface JsonHooksOptions {
   timeoutS: number | ((event: string) => number);
 }
 
-function parse(text: string | null, path: string): Json {
+/** A hooks config file (`{ "hooks": { <event>: [...] }, … }`) as an object; throws MalformedConfig for anything else, so the file is left untouched. */
+export function parseHooksConfig(text: string | null, path: string): Json {
   if (text === null || text.trim() === '') return {};
   let v: unknown;
   try {
@@ -41,11 +42,11 @@ export function jsonHooksEdit(o: JsonHooksOptions): FileEdit {
   return {
     path: o.path,
     has(current) {
-      const hooks = parse(current, o.path).hooks as Json | undefined;
+      const hooks = parseHooksConfig(current, o.path).hooks as Json | undefined;
       return !!hooks && Object.values(hooks).some((groups) => Array.isArray(groups) && groups.some(groupIsOurs));
     },
     add(current) {
-      const doc = parse(current, o.path);
+      const doc = parseHooksConfig(current, o.path);
       const hooks = { ...((doc.hooks as Json | undefined) ?? {}) };
       for (const e of o.events) {
         const existing = hooks[e];
@@ -59,7 +60,7 @@ export function jsonHooksEdit(o: JsonHooksOptions): FileEdit {
       return `${JSON.stringify({ ...doc, hooks }, null, 2)}\n`;
     },
     remove(current) {
-      const doc = parse(current, o.path);
+      const doc = parseHooksConfig(current, o.path);
       const hooks: Json = {};
       for (const [e, groups] of Object.entries((doc.hooks as Json | undefined) ?? {})) {
         if (!Array.isArray(groups)) {

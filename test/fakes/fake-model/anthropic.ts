@@ -6,8 +6,12 @@ import { fullUsage } from './usage.ts';
 
 type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: object };
 
-function wireUsage(u: Required<Usage>): Record<string, number> {
-  return { input_tokens: u.input, output_tokens: u.output, cache_creation_input_tokens: u.cacheWrite, cache_read_input_tokens: u.cacheRead };
+function wireUsage(u: Required<Usage>): Record<string, unknown> {
+  // The API also splits cache writes by lifetime; Claude Code records the split (zeros when a server omits it).
+  return {
+    input_tokens: u.input, output_tokens: u.output, cache_creation_input_tokens: u.cacheWrite, cache_read_input_tokens: u.cacheRead,
+    cache_creation: { ephemeral_5m_input_tokens: u.cacheWrite, ephemeral_1h_input_tokens: 0 },
+  };
 }
 
 function blocks(ctx: ReplyContext, reply: Reply): Block[] {

@@ -32,7 +32,7 @@ test('anthropic ?beta=true stream: full event sequence, default text and usage, 
     assert.deepEqual(obj(res.events[3]?.data)['delta'], { type: 'text_delta', text: 'hi from fake model' });
     const delta = obj(res.events[5]?.data);
     assert.deepEqual(delta['delta'], { stop_reason: 'end_turn', stop_sequence: null });
-    assert.deepEqual(delta['usage'], { input_tokens: DEFAULT_USAGE.input, output_tokens: DEFAULT_USAGE.output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+    assert.deepEqual(delta['usage'], { input_tokens: DEFAULT_USAGE.input, output_tokens: DEFAULT_USAGE.output, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 } });
     const [rec] = fake.requests;
     assert.equal(rec?.protocol, 'anthropic-messages');
     assert.equal(rec?.path, '/v1/messages?beta=true');
@@ -52,7 +52,7 @@ test('anthropic non-streaming: text + tool_use blocks, stop_reason tool_use, scr
     assert.equal(content[1]?.['type'], 'tool_use');
     assert.match(String(content[1]?.['id']), /^toolu_fake/);
     assert.deepEqual(content[1]?.['input'], { command: 'ls' });
-    assert.deepEqual(body['usage'], { input_tokens: 7, output_tokens: 3, cache_creation_input_tokens: 2, cache_read_input_tokens: 5 });
+    assert.deepEqual(body['usage'], { input_tokens: 7, output_tokens: 3, cache_creation_input_tokens: 2, cache_read_input_tokens: 5, cache_creation: { ephemeral_5m_input_tokens: 2, ephemeral_1h_input_tokens: 0 } });
   }));
 
 test('anthropic stream of a tool call sends the whole input in one input_json_delta', () =>

@@ -27,6 +27,11 @@ export interface FakeModelOptions {
   defaultText?: string;
   /** Model ids listed by `GET /v1/models`. Default: `fake-model`, `claude-fake-1`. */
   models?: string[];
+  /**
+   * Send a `request-id` header with Anthropic replies, as the real API does (Claude Code records it as
+   * the transcript's `requestId`, which usage tools key messages by). Default: false.
+   */
+  requestIds?: boolean;
 }
 
 export interface FakeModel {
@@ -95,7 +100,10 @@ export async function startFakeModel(options: FakeModelOptions = {}): Promise<Fa
       return req.protocol === 'anthropic-messages' ? anthropicError(ctx, status, message) : openAiError(ctx, status, message);
     }
     if (req.protocol === 'gemini') return req.stream ? geminiStream(ctx, model, reply) : geminiGenerate(ctx, model, reply);
-    if (req.protocol === 'anthropic-messages') return req.stream ? anthropicStream(ctx, model, reply) : anthropicMessage(ctx, model, reply);
+    if (req.protocol === 'anthropic-messages') {
+      if (options.requestIds) ctx.res.setHeader('request-id', ctx.id('req_fake'));
+      return req.stream ? anthropicStream(ctx, model, reply) : anthropicMessage(ctx, model, reply);
+    }
     if (req.protocol === 'chat-completions') return req.stream ? chatCompletionStream(ctx, model, reply) : chatCompletion(ctx, model, reply);
     return req.stream ? responsesStream(ctx, model, reply) : responsesReply(ctx, model, reply);
   };

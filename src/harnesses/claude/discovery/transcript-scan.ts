@@ -12,6 +12,7 @@ import { isNotRegularFile, statRegularFile } from '../../../discovery/regular-fi
 import { listTranscriptFiles } from './transcript-files.ts';
 import { applyRecord, createTranscriptSummary, ignoreTranscriptLine, isTranscriptSummary } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
+import type { UsageRecord } from '../../../core/usage-record.ts';
 
 export interface ScannedTranscript {
   path: string;
@@ -82,8 +83,10 @@ export function readTranscript(
   // Fold into a copy: the index may hand out its stored object, and a failed read must not leave it half-updated.
   const summary: TranscriptSummary = reusable ? structuredClone(entry.summary as TranscriptSummary) : createTranscriptSummary();
   const from = reusable ? entry.offset : 0;
+  const usage: UsageRecord[] = [];
+  const sink = { sessionId: id, emit: (u: UsageRecord) => void usage.push(u) };
   try {
-    const r = readJsonlFrom(file, from, (rec) => applyRecord(summary, rec), {
+    const r = readJsonlFrom(file, from, (rec) => applyRecord(summary, rec, sink), {
       ignore: ignoreTranscriptLine,
       maxLineBytes: options.maxLineBytes ?? 8 * 1024 * 1024,
     });
@@ -91,7 +94,7 @@ export function readTranscript(
     counters.linesSkipped += r.linesSkipped;
     // Lines the filter took unparsed were recognised by their Claude-specific heads: records too.
     summary.records += r.linesIgnored;
-    options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary });
+    options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage });
   } catch (e) {
     skip(counters, file, e, 'read failed');
     return undefined;

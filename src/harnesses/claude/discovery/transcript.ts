@@ -8,13 +8,15 @@ import type { Json } from './record-fields.ts';
 import { humanPromptText, oneLine, prLinksInToolResults } from './transcript-text.ts';
 import { applyCostState, countAssistantUsage, createUsageState } from './transcript-usage.ts';
 import type { UsageState } from './transcript-usage.ts';
+import { usageRecordOf } from './usage-records.ts';
+import type { UsageSink } from './usage-records.ts';
 
 /** Most PR links kept per session. */
 const MAX_PR_LINKS = 20;
 
 export interface TranscriptSummary {
   /** Bump when the shape changes: an index entry of another version is re-read from 0. */
-  v: 3;
+  v: 4;
   /** Claude Code records seen (objects with a string `type`); a file with none is not a transcript. */
   records: number;
   sessionId: string | null;
@@ -44,14 +46,17 @@ export interface TranscriptSummary {
    * with the `requestSessionId` of the session that made the request (its own are unmarked).
    */
   copiedFrom: string | null;
+  /** API messages without a message id so far: their usage records are keyed by this ordinal. */
+  unkeyed: number;
 }
 
-export const SUMMARY_VERSION = 3;
+export const SUMMARY_VERSION = 4;
 
 export function createTranscriptSummary(): TranscriptSummary {
   return {
     v: SUMMARY_VERSION,
     records: 0,
+    unkeyed: 0,
     sessionId: null,
     customTitle: null,
     agentName: null,
@@ -116,8 +121,8 @@ function noteConversation(s: TranscriptSummary, record: Json): void {
   if (branch) s.gitBranch = branch;
 }
 
-/** Folds one parsed record into the summary. Unknown shapes are ignored. */
-export function applyRecord(s: TranscriptSummary, raw: unknown): void {
+/** Folds one parsed record into the summary; each API message's usage also goes to `sink`. Unknown shapes are ignored. */
+export function applyRecord(s: TranscriptSummary, raw: unknown, sink?: UsageSink): void {
   const record = asObject(raw);
   if (!record || typeof record.type !== 'string') return; // every line Claude Code writes has a type
   s.records++;
@@ -138,7 +143,12 @@ export function applyRecord(s: TranscriptSummary, raw: unknown): void {
       if (model && model !== '<synthetic>') s.model = model;
       if (model !== '<synthetic>') {
         countAssistantUsage(s.usage, message);
-        s.rootKey ??= messageKey(record, message);
+        const key = messageKey(record, message);
+        s.rootKey ??= key;
+        if (sink) {
+          const r = usageRecordOf(record, message, key ?? `${sink.sessionId}:unkeyed:${s.unkeyed++}`, sink.sessionId);
+          if (r) sink.emit(r);
+        }
       }
       const from = asString(record.requestSessionId);
       if (from && from !== asString(record.sessionId)) s.copiedFrom = from;

@@ -2,11 +2,14 @@
  * Incremental reading of one rollout through the TranscriptIndex port: only bytes past the stored
  * offset are read; a file that shrank or whose mtime went back is re-read from byte 0.
  */
+import { basename } from 'node:path';
 import { readJsonlFrom } from '../../../discovery/jsonl/index.ts';
 import { isNotRegularFile, statRegularFile } from '../../../discovery/regular-file/index.ts';
 import type { TranscriptIndex } from '../../../discovery/contract.ts';
 import { applyRolloutRecord, emptyRolloutSummary, isRolloutSummary, rolloutIgnore } from './rollout.ts';
 import type { RolloutSummary } from './rollout.ts';
+import { threadIdFromRolloutName } from './rollout.ts';
+import type { UsageRecord } from '../../../core/usage-record.ts';
 
 export interface ReadCounters {
   filesScanned: number;
@@ -60,15 +63,18 @@ export function readRollout(path: string, index: TranscriptIndex, counters: Read
   const summary: RolloutSummary = resume ? structuredClone(prev.summary as RolloutSummary) : emptyRolloutSummary();
   const from = resume ? prev.offset : 0;
   counters.filesScanned++;
+  const usage: UsageRecord[] = [];
+  const threadId = threadIdFromRolloutName(basename(path));
+  const sink = threadId ? { sessionId: threadId, emit: (u: UsageRecord) => void usage.push(u) } : undefined;
   try {
-    const r = readJsonlFrom(path, from, (rec) => { applyRolloutRecord(summary, rec); }, {
+    const r = readJsonlFrom(path, from, (rec) => { applyRolloutRecord(summary, rec, sink); }, {
       ignore: rolloutIgnore(summary), headBytes: HEAD_BYTES, maxLineBytes: MAX_LINE_BYTES,
     });
     counters.linesParsed += r.linesParsed + r.linesIgnored;
     counters.linesSkipped += r.linesSkipped;
     // The filter takes only lines whose head is a Codex record's: records too.
     summary.records += r.linesIgnored;
-    index.put({ path, harness: 'codex', size, mtimeMs, offset: r.offset, summary });
+    index.put({ path, harness: 'codex', size, mtimeMs, offset: r.offset, summary, usage });
     return summary;
   } catch (e) {
     countSkip(counters, `read ${path}`, e);

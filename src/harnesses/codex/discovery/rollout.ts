@@ -7,6 +7,8 @@
 import type { TokenCounts } from '../../../core/session.ts';
 import { emptyTokens } from '../../../core/session.ts';
 import { setOwn } from '../../../discovery/own-keys.ts';
+import { requestRecord } from './usage-records.ts';
+import type { UsageSink } from './usage-records.ts';
 
 export type TurnState = 'none' | 'running' | 'complete' | 'aborted';
 
@@ -94,7 +96,18 @@ function textOf(content: unknown): string | null {
   return parts.length > 0 ? parts.join('\n') : null;
 }
 
-function applyEvent(s: RolloutSummary, p: Obj, ts: string | null): void {
+/** A new running total from `ts`: its request's usage record to `sink`, then the summary's totals. */
+function takeRequest(s: RolloutSummary, total: TokenCounts, lastRaw: unknown, ts: string | null, sink: UsageSink | undefined): void {
+  if (sink) {
+    const last = tokensFromUsage(lastRaw);
+    const reasoning = num(obj(lastRaw)?.reasoning_output_tokens);
+    const r = requestRecord(sink, { prev: s.tokens, total, last, reasoning, model: s.model, ts });
+    if (r) sink.emit(r);
+  }
+  takeTotal(s, total);
+}
+
+function applyEvent(s: RolloutSummary, p: Obj, ts: string | null, sink: UsageSink | undefined): void {
   switch (p.type) {
     case 'task_started': {
       const attr = obj(p.turn_attribution);
@@ -117,8 +130,9 @@ function applyEvent(s: RolloutSummary, p: Obj, ts: string | null): void {
       break;
     }
     case 'token_count': {
-      const t = tokensFromUsage(obj(p.info)?.total_token_usage);
-      if (t) takeTotal(s, t);
+      const info = obj(p.info);
+      const t = tokensFromUsage(info?.total_token_usage);
+      if (t) takeRequest(s, t, info?.last_token_usage, ts, sink);
       break;
     }
     case 'thread_settings_applied': {
@@ -143,8 +157,11 @@ function applyResponseItem(s: RolloutSummary, p: Obj, ts: string | null): void {
   }
 }
 
-/** Folds one parsed rollout line into the summary (mutates and returns it). Unknown shapes are ignored. */
-export function applyRolloutRecord(s: RolloutSummary, record: unknown): RolloutSummary {
+/**
+ * Folds one parsed rollout line into the summary (mutates and returns it); each model request's usage
+ * also goes to `sink`. Unknown shapes are ignored.
+ */
+export function applyRolloutRecord(s: RolloutSummary, record: unknown, sink?: UsageSink): RolloutSummary {
   const r = obj(record);
   if (!r) return s;
   const ts = str(r.timestamp);
@@ -171,11 +188,11 @@ export function applyRolloutRecord(s: RolloutSummary, record: unknown): RolloutS
       break;
     case 'token_usage_record': {
       const t = tokensFromUsage(p.thread_token_usage);
-      if (t) takeTotal(s, t);
+      if (t) takeRequest(s, t, p.usage, ts, sink);
       break;
     }
     case 'event_msg':
-      applyEvent(s, p, ts);
+      applyEvent(s, p, ts, sink);
       break;
     case 'response_item':
       applyResponseItem(s, p, ts);

@@ -4,6 +4,8 @@
  * appended since. A file that shrank or whose mtime went back was rewritten: it is read from 0.
  */
 import type { TranscriptIndex, TranscriptIndexEntry } from '../../../discovery/contract.ts';
+import type { UsageRecord } from '../../../core/usage-record.ts';
+import { copilotUsageRecord } from './usage-records.ts';
 import { readJsonlFrom } from '../../../discovery/jsonl/index.ts';
 import { isNotRegularFile } from '../../../discovery/regular-file/index.ts';
 import { applyEvent, emptySummary, ignoredLine, type EventsSummary } from './events.ts';
@@ -25,13 +27,19 @@ export function readEvents(file: { path: string; size: number; mtimeMs: number }
   if (entry && saved && entry.size === file.size && entry.mtimeMs === file.mtimeMs) return saved;
   const resumable = entry && saved && file.size >= entry.offset && file.mtimeMs >= entry.mtimeMs;
   const summary = resumable ? structuredClone(saved) : emptySummary();
+  const usage: UsageRecord[] = [];
+  const onRecord = (rec: unknown): void => {
+    applyEvent(summary, rec);
+    const u = summary.sessionId === null ? null : copilotUsageRecord(summary.sessionId, rec);
+    if (u) usage.push(u);
+  };
   try {
-    const r = readJsonlFrom(file.path, resumable ? entry.offset : 0, (rec) => applyEvent(summary, rec), { ignore: ignoredLine, maxLineBytes: MAX_LINE_BYTES });
+    const r = readJsonlFrom(file.path, resumable ? entry.offset : 0, onRecord, { ignore: ignoredLine, maxLineBytes: MAX_LINE_BYTES });
     summary.linesParsed += r.linesParsed;
     summary.linesSkipped += r.linesSkipped;
     c.linesParsed += r.linesParsed;
     c.linesSkipped += r.linesSkipped;
-    const next: TranscriptIndexEntry = { path: file.path, harness: 'copilot', size: file.size, mtimeMs: file.mtimeMs, offset: r.offset, summary };
+    const next: TranscriptIndexEntry = { path: file.path, harness: 'copilot', size: file.size, mtimeMs: file.mtimeMs, offset: r.offset, summary, usage };
     index.put(next);
     return summary;
   } catch (e) {

@@ -8,6 +8,8 @@
 import { readJsonlFrom } from '../../../discovery/jsonl/index.ts';
 import { isNotRegularFile } from '../../../discovery/regular-file/index.ts';
 import type { TranscriptIndex, TranscriptIndexEntry } from '../../../discovery/contract.ts';
+import type { UsageRecord } from '../../../core/usage-record.ts';
+import { replyUsageRecord } from './usage-records.ts';
 import type { TokenCounts } from '../../../core/session.ts';
 import { applyChatRecord, emptyChatSummary, type ChatSummary } from './chat-record.ts';
 import { listChatFiles, type ChatFile } from './chat-files.ts';
@@ -75,11 +77,17 @@ function readIncrementally(file: ChatFile, index: TranscriptIndex, scan: ChatSca
   if (entry && saved && entry.size === file.size && entry.mtimeMs === file.mtimeMs) return saved;
   const resumable = entry && saved && file.size >= entry.offset && file.mtimeMs >= entry.mtimeMs;
   const summary = resumable ? structuredClone(saved) : emptyChatSummary();
+  const usage: UsageRecord[] = [];
+  const onRecord = (rec: unknown): void => {
+    applyChatRecord(summary, rec);
+    const u = summary.sessionId === null ? null : replyUsageRecord(summary.sessionId, summary.model, rec);
+    if (u) usage.push(u);
+  };
   try {
-    const r = readJsonlFrom(file.path, resumable ? entry.offset : 0, (rec) => applyChatRecord(summary, rec), { maxLineBytes: MAX_LINE });
+    const r = readJsonlFrom(file.path, resumable ? entry.offset : 0, onRecord, { maxLineBytes: MAX_LINE });
     summary.linesParsed += r.linesParsed;
     summary.linesSkipped += r.linesSkipped;
-    const next: TranscriptIndexEntry = { path: file.path, harness: 'gemini', size: file.size, mtimeMs: file.mtimeMs, offset: r.offset, summary };
+    const next: TranscriptIndexEntry = { path: file.path, harness: 'gemini', size: file.size, mtimeMs: file.mtimeMs, offset: r.offset, summary, usage };
     index.put(next);
     return summary;
   } catch (e) {

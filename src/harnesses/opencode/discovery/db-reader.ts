@@ -18,6 +18,8 @@ import {
   chooseTitle, count, isPlaceholderTitle, numberOrNull, parseSessionModel, stringOrNull,
   type MessageFacts, type OpenCodeSessionSummary, type RunningTool,
 } from './summary.ts';
+import { createMessageUsageReader } from './usage-records.ts';
+import type { UsageRecord } from '../../../core/usage-record.ts';
 
 export interface DbScanResult {
   /** Every top-level session now in the store, re-read or carried over. */
@@ -26,6 +28,8 @@ export interface DbScanResult {
   reread: number;
   /** Malformed message/part rows skipped. */
   malformed: number;
+  /** Usage records of the messages read this scan (usage-records.ts). */
+  usage: UsageRecord[];
 }
 
 /**
@@ -41,7 +45,7 @@ export function openOpenCodeDb(dbPath: string): Db {
 /** Scans the store; sessions whose change key is unchanged are taken from `previous` untouched. */
 export function scanOpenCodeDb(db: Db, previous: ReadonlyMap<string, OpenCodeSessionSummary>): DbScanResult {
   const cols = new Set((db.pragma('table_info(session)') as { name: string }[]).map((c) => c.name));
-  if (cols.size === 0) return { sessions: new Map(), reread: 0, malformed: 0 };
+  if (cols.size === 0) return { sessions: new Map(), reread: 0, malformed: 0, usage: [] };
   // Child sessions (parent_id set) are the `task` tool's subagents: they run inside their parent's turn
   // and process, so the parent stands for them on the board.
   const topLevel = cols.has('parent_id') ? 'WHERE s.parent_id IS NULL' : '';
@@ -52,8 +56,9 @@ export function scanOpenCodeDb(db: Db, previous: ReadonlyMap<string, OpenCodeSes
      FROM session s ${topLevel}`,
   ).all() as { id: string; tu: unknown; last: string | null }[];
 
-  const out: DbScanResult = { sessions: new Map(), reread: 0, malformed: 0 };
+  const out: DbScanResult = { sessions: new Map(), reread: 0, malformed: 0, usage: [] };
   const reader = createRowReader(db, cols);
+  const usage = createMessageUsageReader(db);
   db.exec('BEGIN'); // one snapshot for the whole scan, so a session and its messages agree
   try {
     for (const k of keys) {
@@ -61,7 +66,11 @@ export function scanOpenCodeDb(db: Db, previous: ReadonlyMap<string, OpenCodeSes
       const prev = previous.get(k.id);
       if (prev && prev.store === 'db' && prev.key === key) { out.sessions.set(k.id, prev); continue; }
       const s = reader.read(k.id, key, out);
-      if (s) { out.sessions.set(k.id, s); out.reread++; }
+      if (!s) continue;
+      const u = usage.read(k.id, prev?.store === 'db' ? (prev.usageMark ?? 0) : 0);
+      for (const r of u.records) out.usage.push(r);
+      out.sessions.set(k.id, { ...s, usageMark: u.mark });
+      out.reread++;
     }
   } finally {
     db.exec('COMMIT');

@@ -50,7 +50,7 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
       persist(dbPath, db, r.sessions);
       db = r.sessions;
       const st = fs.statSync(dbPath);
-      index.put({ path: dbPath, harness: 'opencode', size: st.size, mtimeMs: st.mtimeMs, offset: 0, summary: { fp } });
+      index.put({ path: dbPath, harness: 'opencode', size: st.size, mtimeMs: st.mtimeMs, offset: 0, summary: { fp }, usage: r.usage });
     } catch (e) {
       counters.filesSkipped++;
       if (isNotRegularFile(e)) counters.notRegular++;

@@ -41,6 +41,8 @@ export interface OpenCodeSessionSummary {
   lastUser: MessageFacts | null;
   lastAssistant: MessageFacts | null;
   runningTool: RunningTool | null;
+  /** Store only: the newest message update whose usage was read (usage-records.ts); absent before the first read. */
+  usageMark?: number;
 }
 
 /** OpenCode's placeholder title until the title model answers (`New session - 2026-11-30T07:08:33.837Z`). */

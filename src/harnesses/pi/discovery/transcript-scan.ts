@@ -6,6 +6,8 @@
 import { readJsonlFrom } from '../../../discovery/jsonl/index.ts';
 import { isNotRegularFile } from '../../../discovery/regular-file/index.ts';
 import type { TranscriptIndex, TranscriptIndexEntry } from '../../../discovery/contract.ts';
+import type { UsageRecord } from '../../../core/usage-record.ts';
+import { messageUsageRecord } from './usage-records.ts';
 import { asObj } from './records.ts';
 import { listSessionFiles } from './session-files.ts';
 import type { SessionFile } from './session-files.ts';
@@ -73,8 +75,15 @@ function readIncrementally(file: SessionFile, options: ScanOptions, result: Scan
   const resumable = entry && saved && file.size >= entry.offset && file.mtimeMs >= entry.mtimeMs;
   const summary = resumable ? structuredClone(saved) : emptySummary();
   const offset = resumable ? entry.offset : 0;
+  const usage: UsageRecord[] = [];
+  const onRecord = (record: unknown): void => {
+    applyRecord(summary, record);
+    const sessionId = summary.id ?? file.nameId;
+    const u = sessionId === null ? null : messageUsageRecord(options.harness, sessionId, summary.model, record);
+    if (u) usage.push(u);
+  };
   try {
-    const r = readJsonlFrom(file.path, offset, (record) => void applyRecord(summary, record), {
+    const r = readJsonlFrom(file.path, offset, onRecord, {
       // Tool outputs can be huge and are never shown: note their result from the line head, skip the parse.
       ignore: (head) => {
         const tr = toolResultFromHead(head);
@@ -86,7 +95,7 @@ function readIncrementally(file: SessionFile, options: ScanOptions, result: Scan
     summary.linesParsed += r.linesParsed;
     summary.linesSkipped += r.linesSkipped;
     options.afterRead?.(file, summary);
-    const next: TranscriptIndexEntry = { path: file.path, harness: options.harness, size: file.size, mtimeMs: file.mtimeMs, offset: r.offset, summary };
+    const next: TranscriptIndexEntry = { path: file.path, harness: options.harness, size: file.size, mtimeMs: file.mtimeMs, offset: r.offset, summary, usage };
     options.index.put(next);
     return summary;
   } catch (e) {

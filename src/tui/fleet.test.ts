@@ -54,3 +54,13 @@ it('outside a fleet, o says so and filters nothing', () => {
   assert.equal(r.filters.host, null);
   assert.match(r.flash?.text ?? '', /not in a fleet/);
 });
+
+it('n on another host\'s session starts nothing here and names the host', () => {
+  let s = fleetWorld();
+  s = handleKey(s, key('o'), { now, pageSize: 5 }).state;
+  s = handleKey(s, key('o'), { now, pageSize: 5 }).state;
+  const r = handleKey(s, key('n'), { now, pageSize: 5 });
+  assert.equal(r.state.mode.kind, 'normal');
+  assert.deepEqual(r.effects, []);
+  assert.match(r.state.flash?.text ?? '', /host "gpu"/);
+});

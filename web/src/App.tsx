@@ -139,7 +139,8 @@ export function App() {
             parent={current.forkedFrom ? data.sessions.get(current.forkedFrom) : undefined} onOpen={open} />
         )}
       </main>
-      {showNew && <NewSessionDialog sessions={sessions} from={current} onStarted={started} onClose={() => setShowNew(false)} />}
+      {/* A new session starts on this host: another host's directories are not offered. */}
+      {showNew && <NewSessionDialog sessions={sessions.filter((s) => !s.hostId)} from={current?.hostId ? undefined : current} onStarted={started} onClose={() => setShowNew(false)} />}
       {showCharacters && data.characters && <CharactersDialog board={data.characters} onClose={() => setShowCharacters(false)} onChanged={() => void data.refreshCharacters()} />}
     </div>
   );

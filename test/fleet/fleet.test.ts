@@ -171,9 +171,14 @@ describe('fleet: three hosts on one PostgreSQL', { skip: skip ?? false }, () => 
     assert.deepEqual(done.map((r) => [r.status, r.result.body.error.code]), [['failed', 'invalid_id'], ['failed', 'fleet_command_refused'], ['failed', 'invalid_id']]);
     assert.ok(decoyAlive());
   });
-  it('goals across hosts: set, paused, resumed and cleared on B for a session of A; A\'s refusal comes back as it is', async () => {
+  it('resume and goals across hosts: resumed (print), and a goal set, paused, resumed and cleared on B for a session of A; A\'s refusal comes back as it is', async () => {
     writeClaudeSession(A.claudeHome, { id: GOAL_A, cwd: A.home, title: 'a dormant session on A for a goal' });
     await until('the session on B', async () => (await ls(B)).find((s) => s.id === GOAL_A), 15_000);
+    // Resuming it from B is A's doing: A's own resume command, in A's directory.
+    const resumed = await B.cli(['resume', GOAL_A, '--print']);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.equal(resumed.json.cwd, A.home);
+    assert.ok((resumed.json.argv as string[]).includes(GOAL_A), JSON.stringify(resumed.json.argv));
     const set = await B.cli(['goal', 'set', GOAL_A, 'ship the release notes', '--max-turns', '3']);
     assert.equal(set.code, 0, set.stderr);
     const onA = async () => (await A.api('GET', `/goals/${GOAL_A}`)).json.goal as { status: string; objective: string; maxTurns: number };

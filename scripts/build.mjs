@@ -41,8 +41,9 @@ await build({
   platform: 'node',
   target: 'node20',
   // hono and its Node adapter are bundled (fewer module loads at daemon start); the native SQLite driver
-  // cannot be, and the MCP SDK with zod is loaded only on the first /mcp request, from node_modules.
-  external: ['better-sqlite3', '@modelcontextprotocol/sdk', 'zod'],
+  // cannot be, the MCP SDK with zod is loaded only on the first /mcp request, and the PostgreSQL client
+  // (`pg`, CommonJS with an optional native binding) only once a host joins a fleet — all from node_modules.
+  external: ['better-sqlite3', '@modelcontextprotocol/sdk', 'zod', 'pg'],
   sourcemap: true,
   chunkNames: 'chunks/[name]-[hash]',
   plugins: [noTestSupport],

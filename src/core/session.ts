@@ -94,6 +94,17 @@ export interface Session {
    * sources that only act on the whole session; empty when dormant.
    */
   processes?: SessionProcess[];
+  /**
+   * Fleet (a host that joined one): the name of the host that runs this session. Absent on a host that
+   * never joined; on a joined host its own sessions carry its name too.
+   */
+  host?: string;
+  /** Fleet: the owning host's id, on another host's session only (its absence means "this host's"). */
+  hostId?: string;
+  /** Fleet: false while the owning host has been silent for 30 s — the row is its last known state. */
+  hostReachable?: boolean;
+  /** Fleet: true when the owning host refuses commands from other hosts (its setting fleetAcceptCommands). */
+  readOnly?: boolean;
 }
 
 export function emptyTokens(): TokenCounts {

@@ -48,6 +48,10 @@ import { createAuditorFactory, createGoals, createHookDecider, createPagerPagePo
 import { runArgv, runCommand, resumeHeadless } from './runners.ts';
 import { auditorHarnesses, canContinueHeadless, turnEndOf } from '../harnesses/ports.ts';
 import { goalRoutes } from '../server/routes/goals.ts';
+import { fleetRoutes } from '../server/routes/fleet.ts';
+import { stampHost } from '../server/fleet-routing.ts';
+import { createFleetControl } from './fleet.ts';
+import { LIMITS } from '../pager/index.ts';
 import { usageRoutes } from '../server/routes/usage.ts';
 import { createBudgetWatch, createUsageService, localTimeZone } from '../usage/index.ts';
 import { createNewSessions, installedOn, lateBound } from './new-sessions.ts';
@@ -234,7 +238,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       },
     });
     bus.on('page.answered', ({ data: p }) => {
-      if (p.answer?.text) void goals.onPageAnswered(p.id, p.answer.text).catch((err: unknown) => log(`[goals] resume from page failed: ${(err as Error).message}`));
+      // Another host's page (announced here by the fleet) resumes that host's goal there, not one here.
+      if (p.answer?.text && !p.hostId) void goals.onPageAnswered(p.id, p.answer.text).catch((err: unknown) => log(`[goals] resume from page failed: ${(err as Error).message}`));
     });
     // Spend: reports over the usage records the sources store while they index; budget alerts as a notice page.
     const usage = createUsageService({
@@ -277,14 +282,35 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       pid: process.pid,
     };
     let port = 0;
+    // The fleet: other hosts' records for the routes, and this host's records mirrored to them (once joined).
+    const fleet = createFleetControl({
+      env, home: paths.home, version: identity.buildId, bus, outbox: store.fleetOutbox, log,
+      current: async () => {
+        await hub.ready();
+        const pages = await store.pages.list({ limit: LIMITS.listedMax });
+        const goalList = await store.goals.list({ limit: 1000 });
+        return { sessions: hub.list(), pages, goals: goalList, completePages: pages.length < LIMITS.listedMax, completeGoals: goalList.length < 1000 };
+      },
+      acceptCommands: async () => (await store.settings.all()).fleetAcceptCommands,
+      // Called only once the server listens (the link starts after it), when `app` exists.
+      request: () => {
+        if (port === 0) return null;
+        return (path, init) => Promise.resolve(app.request(`http://127.0.0.1:${port}${path}`, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } }));
+      },
+    });
+    bus.on('settings.updated', () => fleet.settingsChanged());
+    const localSession = async (id: string) => {
+      await hub.ready();
+      return hub.get(id);
+    };
     const app = createApp({
       token,
       getPort: () => port,
       routes: [
         coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), indexing: () => hub.indexing(), mcpMounted: true }),
         harnessRoutes({ installed: installedOn(env) }),
-        sessionRoutes({ hub, decorate: (s) => actions.decorate(s) }),
-        actionRoutes({ actions, history: store.actions }),
+        sessionRoutes({ hub, decorate: (s) => actions.decorate(s), fleet }),
+        actionRoutes({ actions, history: store.actions, fleet, local: localSession }),
         sendRoutes({ sender }),
         newSessions.routes,
         sessionTailRoutes({ hub }),
@@ -293,9 +319,10 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         characterRoutes({ characters, bus }),
         packRoutes({ characters, bus }),
         sceneRoutes({ scene, bus }),
-        pageRoutes({ pager, sessions: sessionLookup }),
+        pageRoutes({ pager, sessions: sessionLookup, fleet }),
+        fleetRoutes({ fleet }),
         usageRoutes({ usage, hub, defaultTz: localTimeZone() }),
-        goalRoutes({ goals, harnessOf: (id) => hub.get(id)?.harness, drivable: createDriveCheck({ env, session: (id) => hub.get(id), judgesServerTurns: (h) => typeof hub.source(h)?.tail === 'function', runningLaunches: () => launches.list({ running: true, limit: 1000 }) }) }),
+        goalRoutes({ goals, fleet, localSession: async (id) => (await localSession(id)) !== undefined, harnessOf: (id) => hub.get(id)?.harness ?? fleet.session(id)?.harness, drivable: createDriveCheck({ env, session: (id) => hub.get(id), judgesServerTurns: (h) => typeof hub.source(h)?.tail === 'function', runningLaunches: () => launches.list({ running: true, limit: 1000 }) }) }),
         mcp.mount,
         eventsRoutes({
           bus,
@@ -306,6 +333,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
             return () => streams.delete(close);
           },
           onDrop: (q) => log(`[muster] an SSE client stopped reading (${q.events} events, ${q.bytes} characters waiting); disconnected it`),
+          dataOf: (e) => stampHost(e, fleet.localName()),
         }),
         webRoutes({ webRoot: options.webRoot ?? defaultWebRoot() }),
       ],
@@ -319,6 +347,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     });
     port = listener.port;
     disposers.push(() => listener.close());
+    // Joined already (MUSTER_FLEET_URL or fleet.json): connect in the background; the daemon serves at once.
+    fleet.start();
+    disposers.push(() => fleet.close());
     // Runs before the listener closes: waiting tool calls return `pending`, then MCP sessions end.
     disposers.push(async () => {
       pager.close();

@@ -50,6 +50,16 @@ export type ErrorCode =
   | 'goal_not_drivable'
   | 'harness_failed'
   | 'config_malformed'
+  | 'fleet_not_joined'
+  | 'fleet_url_invalid'
+  | 'fleet_unreachable'
+  | 'fleet_schema'
+  | 'fleet_from_env'
+  | 'fleet_command_refused'
+  | 'fleet_command_timeout'
+  | 'host_unreachable'
+  | 'host_read_only'
+  | 'remote_session'
   | 'invalid_directory'
   | 'invalid_branch'
   | 'not_a_repository'
@@ -110,6 +120,16 @@ const STATUS: Record<ErrorCode, number> = {
   goal_not_drivable: 409,
   harness_failed: 502,
   config_malformed: 409,
+  fleet_not_joined: 409,
+  fleet_url_invalid: 400,
+  fleet_unreachable: 503,
+  fleet_schema: 409,
+  fleet_from_env: 409,
+  fleet_command_refused: 400,
+  fleet_command_timeout: 504,
+  host_unreachable: 503,
+  host_read_only: 403,
+  remote_session: 409,
   invalid_directory: 400,
   invalid_branch: 400,
   not_a_repository: 400,

@@ -13,8 +13,9 @@ import type { Harness, PaneRef, Session } from '../core/session.ts';
 import { shellQuote } from '../core/shell-quote.ts';
 import type { Hub } from './hub.ts';
 
-export type Actor = 'board' | 'cli' | 'api' | 'mcp';
-export const ACTORS: readonly Actor[] = ['board', 'cli', 'api', 'mcp'];
+/** Who acted: the board, the CLI, an API or MCP client, or another host of the fleet (its command, run here). */
+export type Actor = 'board' | 'cli' | 'api' | 'mcp' | 'fleet';
+export const ACTORS: readonly Actor[] = ['board', 'cli', 'api', 'mcp', 'fleet'];
 export type ActionKind = 'focus' | 'resume' | 'end' | 'send';
 
 export interface ActionRecord {

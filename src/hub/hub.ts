@@ -82,6 +82,15 @@ export function compareSessions(a: Session, b: Session): number {
   return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/** True when `s` passes `filter` (the hub's listing and the fleet's other hosts share it). */
+export function sessionMatches(s: Session, filter: SessionFilter): boolean {
+  if (filter.live !== undefined && s.live !== filter.live) return false;
+  if (filter.harness && s.harness !== filter.harness) return false;
+  if (filter.status && s.status !== filter.status) return false;
+  if (filter.cwd && !(s.cwd === filter.cwd || s.cwd?.startsWith(filter.cwd.endsWith('/') ? filter.cwd : `${filter.cwd}/`))) return false;
+  return true;
+}
+
 export function createHub(opts: HubOptions): Hub {
   const log = opts.log ?? (() => {});
   const sessions = new Map<string, Session>();
@@ -301,13 +310,7 @@ export function createHub(opts: HubOptions): Hub {
     },
     list(filter = {}) {
       const out: Session[] = [];
-      for (const s of sessions.values()) {
-        if (filter.live !== undefined && s.live !== filter.live) continue;
-        if (filter.harness && s.harness !== filter.harness) continue;
-        if (filter.status && s.status !== filter.status) continue;
-        if (filter.cwd && !(s.cwd === filter.cwd || s.cwd?.startsWith(filter.cwd.endsWith('/') ? filter.cwd : `${filter.cwd}/`))) continue;
-        out.push(s);
-      }
+      for (const s of sessions.values()) if (sessionMatches(s, filter)) out.push(s);
       return out.sort(compareSessions);
     },
     get(id) {

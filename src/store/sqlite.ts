@@ -15,6 +15,7 @@ import { createSqliteBoardRepository } from './board.ts';
 import { createSqliteActionsRepository } from './actions.ts';
 import { createSqlitePagesRepository } from './pages.ts';
 import { createSqliteLaunchesRepository } from './launches.ts';
+import { createSqliteOutboxRepository } from './fleet-outbox.ts';
 import { createSqliteWorktreesRepository } from './worktrees.ts';
 import { settingsFrom, validateSettingsPatch, type Settings } from './settings.ts';
 import type { Store } from './types.ts';
@@ -74,6 +75,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     pages: createSqlitePagesRepository(db),
     launches: createSqliteLaunchesRepository(db),
     goals: createSqliteGoalsRepository(db),
+    fleetOutbox: createSqliteOutboxRepository(db, clock),
     worktrees: createSqliteWorktreesRepository(db),
     close() {
       if (closed) return;

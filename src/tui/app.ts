@@ -165,6 +165,8 @@ export function createTui(opts: TuiOptions): Tui {
       }
       return;
     }
+    // Fleet: too many other hosts' records changed at once to send one by one — fetch them again.
+    if (m.type === 'fleet.resync') return void fetchSnapshot();
     if (m.type === 'usage.recorded') return spendSoon();
     if (m.type === 'index.progress.changed') return update({ ...state, indexing: indexingLabel(m.data) });
     if (!snapshotReady) queue.push(m);

@@ -5,7 +5,7 @@
  */
 import { STATUSES } from '../core/session.ts';
 import { HARNESSES } from '../harnesses/registry.ts';
-import { pageRows, resolveSelection, rowIds, selectedPage, selectedSession } from './rows.ts';
+import { hostChoices, pageRows, resolveSelection, rowIds, selectedPage, selectedSession } from './rows.ts';
 import { flash } from './state.ts';
 import { shortId } from './format.ts';
 import type { ApiCall, Effect, Mode, TuiState } from './types.ts';
@@ -88,6 +88,11 @@ function sessionKeys(state: TuiState, key: Key, ctx: KeyContext): KeyResult {
       return none({ ...state, filters: { ...state.filters, harness: cycle(HARNESSES, state.filters.harness) } });
     case 'a':
       return none({ ...state, filters: { ...state.filters, allEnded: !state.filters.allEnded } });
+    case 'o': {
+      const hosts = hostChoices(state);
+      if (hosts.length === 0) return none(flash(state, 'this host is not in a fleet (muster fleet join)', 'error', ctx.now));
+      return none({ ...state, filters: { ...state.filters, host: cycle(hosts, state.filters.host) } });
+    }
     case 'n':
       return openNewSession(state, ctx);
   }
@@ -174,7 +179,7 @@ export function handleKey(state: TuiState, key: Key, ctx: KeyContext): KeyResult
     case 'home': return none(move(state, 'first'));
     case 'end': return none(move(state, 'last'));
     case 'tab': return none({ ...state, view: state.view === 'sessions' ? 'pages' : 'sessions', flash: null });
-    case 'escape': return none({ ...state, filters: { ...state.filters, text: '', status: null, harness: null }, flash: null });
+    case 'escape': return none({ ...state, filters: { ...state.filters, text: '', status: null, harness: null, host: null }, flash: null });
   }
   switch (key.ch) {
     case 'q': return { state, effects: [{ kind: 'quit' }] };

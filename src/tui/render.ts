@@ -33,7 +33,7 @@ export const HELP: [string, string][] = [
   ['↑↓ j k', 'move'], ['PgUp PgDn g G', 'page, first, last'], ['Tab', 'sessions ⇄ pages inbox'],
   ['Enter', 'focus a live session / resume a dormant one'], ['f', 'focus the session\'s tmux/herdr pane'], ['r', 'resume (a new pane; live: focus)'],
   ['n', 'new session in its directory (Tab: harness; type the first prompt)'], ['x', 'end the session (asks first)'], ['m', 'send a message: its next prompt (dormant: resumed with it)'], ['s', 'set the goal (type the objective)'], ['p / u', 'pause / resume the goal'], ['c', 'clear the goal (asks first)'],
-  ['/', 'search'], ['t', 'filter by status (cycles)'], ['h', 'filter by harness (cycles)'], ['a', 'all ended sessions / recent only'], ['Esc', 'clear filters'],
+  ['/', 'search'], ['t', 'filter by status (cycles)'], ['h', 'filter by harness (cycles)'], ['a', 'all ended sessions / recent only'], ['o', 'filter by host (cycles; in a fleet)'], ['Esc', 'clear filters'],
   ['pages: a Enter', 'answer in free text'], ['pages: 1-9', 'answer with that choice'], ['pages: d', 'dismiss'],
   ['Ctrl-L', 'redraw'], ['Ctrl-Z', 'suspend'], ['? / q', 'this help / quit'],
 ];
@@ -43,7 +43,7 @@ function header(state: TuiState, columns: number, style: Style): string {
   const waiting = live.filter((s) => s.status === 'waiting' || s.status === 'stuck').length;
   const pending = pendingCount(state);
   const f = state.filters;
-  const filters = [f.status && `status=${f.status}`, f.harness && `harness=${f.harness}`, f.text && `"${f.text}"`].filter(Boolean).join(' ');
+  const filters = [f.status && `status=${f.status}`, f.harness && `harness=${f.harness}`, f.host && `host=${f.host}`, f.text && `"${f.text}"`].filter(Boolean).join(' ');
   const conn: Cell = state.connection === 'live' ? { text: '● live', width: 7, tones: ['green'] } : { text: `○ ${state.connection}`, width: state.connection.length + 3, tones: ['yellow'] };
   const tab = (name: string, on: boolean): Cell => ({ text: ` ${name} `, width: name.length + 2, tones: on ? ['inverse', 'bold'] : ['dim'] });
   return composeLine([

@@ -14,6 +14,8 @@ export interface Filters {
   text: string;
   status: SessionStatus | null;
   harness: Harness | null;
+  /** In a fleet: one host's sessions and pages (its name; THIS_HOST for this host's own). */
+  host: string | null;
   /** Show every ended session instead of the most recent `endedLimit`. */
   allEnded: boolean;
 }
@@ -69,6 +71,12 @@ export interface TuiState extends StreamState {
 
 export type Snapshot = StreamSnapshot;
 
+/** The host filter's value for this host's own records (another host's are named by their host). */
+export const THIS_HOST = 'this host';
+
+/** The host of a session or page in a fleet: another host's name, or THIS_HOST. */
+export const hostLabel = (r: { hostId?: string; host?: string }): string => (r.hostId ? (r.host ?? '?') : THIS_HOST);
+
 export function initialState(overrides: Partial<TuiState> = {}): TuiState {
   return {
     ...emptyStreamState(),
@@ -76,7 +84,7 @@ export function initialState(overrides: Partial<TuiState> = {}): TuiState {
     selected: { sessions: null, pages: null },
     selectedIndex: { sessions: 0, pages: 0 },
     top: { sessions: 0, pages: 0 },
-    filters: { text: '', status: null, harness: null, allEnded: false },
+    filters: { text: '', status: null, harness: null, host: null, allEnded: false },
     mode: { kind: 'normal' },
     flash: null,
     connection: 'connecting',

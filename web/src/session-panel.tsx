@@ -87,6 +87,9 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
   };
   const mine = pages.filter((p) => p.sessionId === s.id);
   const cache = cacheState(s.cacheExpiresAt, now);
+  // Another host's session: focus stays on that host; a silent or read-only host takes no command.
+  const remote = Boolean(s.hostId);
+  const locked = remote && (s.hostReachable === false || s.readOnly === true);
 
   return (
     <aside className="panel" data-testid="session-panel" aria-label="session" data-key={`${s.harness}:${s.id}`}>
@@ -103,16 +106,22 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
         {s.live && s.statusKnown === false && <div className="muted">No hook reports what this process is doing.</div>}
         {s.waitingFor && <div className="waiting-for big">{s.waitingFor}</div>}
       </div>
+      {remote && (
+        <div className="host-note muted" data-testid="host-note">
+          On host <b>{s.host}</b>
+          {s.hostReachable === false ? ' — not heard from for 30 s or more: this is its last known state.' : s.readOnly ? ' — read-only: it takes no commands from other hosts.' : '. Focus works on that host only: run muster focus there.'}
+        </div>
+      )}
       <div className="actions">
-        <button type="button" onClick={() => void act('focus')} disabled={busy !== null || !s.live}>Focus</button>
-        <button type="button" onClick={() => void act('resume')} disabled={busy !== null || s.live}>Resume</button>
+        <button type="button" onClick={() => void act('focus')} disabled={busy !== null || !s.live || remote}>Focus</button>
+        <button type="button" onClick={() => void act('resume')} disabled={busy !== null || s.live || locked}>Resume</button>
         {confirmEnd ? (
           <span className="confirm">
             End this session? <button type="button" className="danger" onClick={() => void act('end')}>Yes, end it</button>
             <button type="button" className="quiet" onClick={() => setConfirmEnd(false)}>Cancel</button>
           </span>
         ) : (
-          <button type="button" className="danger-outline" onClick={() => setConfirmEnd(true)} disabled={busy !== null || !s.live}>End…</button>
+          <button type="button" className="danger-outline" onClick={() => setConfirmEnd(true)} disabled={busy !== null || !s.live || locked}>End…</button>
         )}
       </div>
       {busy && <div className="outcome muted" role="status">{busy}…</div>}

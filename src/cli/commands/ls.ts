@@ -29,7 +29,7 @@ export async function run({ flags, env, tty }: CommandContext): Promise<number> 
   await awaitColdIndex(clientContext(env));
   const q = new URLSearchParams();
   if (flags.live) q.set('live', 'true');
-  for (const k of ['harness', 'status', 'cwd'] as const) if (typeof flags[k] === 'string') q.set(k, flags[k] as string);
+  for (const k of ['harness', 'status', 'cwd', 'host'] as const) if (typeof flags[k] === 'string') q.set(k, flags[k] as string);
   const path = `/sessions${q.size ? `?${q}` : ''}`;
   if (tty && !flags.json) {
     const body = await callApi(clientContext(env), 'GET', path);

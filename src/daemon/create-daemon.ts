@@ -311,7 +311,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         harnessRoutes({ installed: installedOn(env) }),
         sessionRoutes({ hub, decorate: (s) => actions.decorate(s), fleet }),
         actionRoutes({ actions, history: store.actions, fleet, local: localSession }),
-        sendRoutes({ sender }),
+        sendRoutes({ sender, fleet, local: localSession }),
         newSessions.routes,
         sessionTailRoutes({ hub }),
         hookRoutes({ hooks, launches }),

@@ -6,7 +6,7 @@
  */
 import { isPageId } from '../pager/index.ts';
 import { isGoalId } from '../goals/index.ts';
-import { isSessionId } from '../harnesses/registry.ts';
+import { isHarness, isSessionId } from '../harnesses/registry.ts';
 import type { CommandAnswer, CommandKind } from '../fleet/types.ts';
 
 export type FleetRequest = { method: 'POST'; path: string; body?: Record<string, unknown> } | { answer: CommandAnswer };
@@ -41,5 +41,10 @@ export function fleetRequest(kind: CommandKind, args: Record<string, unknown>): 
       return { method: 'POST', path: '/api/end', body: { ...pick(args, ['sessionId', 'pid']), via: 'fleet' } };
     case 'session.resume':
       return { method: 'POST', path: '/api/resume', body: { ...pick(args, ['sessionId', 'print']), via: 'fleet' } };
+    case 'session.send': {
+      if (!isHarness(args.harness)) return refuse('invalid_argument', 'not a harness name');
+      if (!isSessionId(args.sessionId)) return refuse('invalid_id', 'not a session id');
+      return { method: 'POST', path: `/api/sessions/${args.harness}/${encodeURIComponent(args.sessionId)}/send`, body: { ...pick(args, ['text', 'pid']), via: 'fleet' } };
+    }
   }
 }

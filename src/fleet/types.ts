@@ -64,7 +64,7 @@ export interface FleetHost {
 }
 
 /** Commands one host may run on another's sessions, pages and goals; nothing else crosses. */
-export const COMMAND_KINDS = ['page.answer', 'page.dismiss', 'goal.set', 'goal.pause', 'goal.resume', 'goal.clear', 'session.end', 'session.resume'] as const;
+export const COMMAND_KINDS = ['page.answer', 'page.dismiss', 'goal.set', 'goal.pause', 'goal.resume', 'goal.clear', 'session.end', 'session.resume', 'session.send'] as const;
 export type CommandKind = (typeof COMMAND_KINDS)[number];
 
 export const isCommandKind = (v: unknown): v is CommandKind => (COMMAND_KINDS as readonly unknown[]).includes(v);

@@ -5,7 +5,8 @@
 // never printed or logged), an outage of the database, and a host killed and back.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { statSync, readFileSync } from 'node:fs';
+import { mkdtempSync, statSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { isAlive, sleep, until, waitExit } from '../e2e/kit.ts';
@@ -43,9 +44,11 @@ describe('fleet: three hosts on one PostgreSQL', { skip: skip ?? false }, () => 
 
   before(async () => {
     pg = await startCluster();
-    A = await startHost('A', { join: pg.url });
-    B = await startHost('B', { join: pg.url });
-    C = await startHost('C', { join: pg.url, settings: { fleetAcceptCommands: false } });
+    // No host may find a tmux server of the machine's own (a resume would open a window there).
+    const env = { TMUX_TMPDIR: mkdtempSync(join(tmpdir(), 'muster-fleet-tmux-')) };
+    A = await startHost('A', { join: pg.url, env });
+    B = await startHost('B', { join: pg.url, env });
+    C = await startHost('C', { join: pg.url, settings: { fleetAcceptCommands: false }, env });
     writeClaudeSession(C.claudeHome, { id: DORMANT_C, cwd: C.home, title: 'a dormant session on C' });
   });
   after(async () => {
@@ -195,6 +198,18 @@ describe('fleet: three hosts on one PostgreSQL', { skip: skip ?? false }, () => 
     const cleared = await B.cli(['goal', 'clear', GOAL_A]);
     assert.equal(cleared.code, 0, cleared.stderr);
     assert.equal((await A.api('GET', `/goals/${GOAL_A}`)).status, 404);
+    // A prompt from B is A's send: the dormant session would be resumed there with it; A has no pane
+    // manager, so its refusal (with A's own command to run by hand) comes back naming A.
+    const sent = await B.cli(['send', GOAL_A, 'hello from B']);
+    assert.equal(sent.json.error?.code, 'no_pane_manager', JSON.stringify(sent.json));
+    assert.match(sent.json.error?.message ?? '', /^host "A": .*claude --resume a1a1a1a1-0000-4000-8000-000000000005 -- 'hello from B'/);
+    const logged = (await A.api('GET', `/actions?sessionId=${GOAL_A}`)).json.actions as { actor: string; action: string }[];
+    assert.deepEqual([logged[0]?.actor, logged[0]?.action], ['fleet', 'send']);
+    // A text refused by the rules never crosses the database; a read-only host refuses a prompt too.
+    const before = (await pg.sql<{ n: string }>('SELECT count(*) AS n FROM muster.commands'))[0]?.n;
+    assert.equal((await B.api('POST', `/sessions/claude/${GOAL_A}/send`, { text: 'bell\u0007' })).status, 400);
+    assert.equal((await pg.sql<{ n: string }>('SELECT count(*) AS n FROM muster.commands'))[0]?.n, before);
+    assert.equal((await B.cli(['send', DORMANT_C, 'hi'])).json.error?.code, 'host_read_only');
     // A live session nothing reports the turns of: A refuses, and says why, through B.
     const refused = await B.cli(['goal', 'set', DECOY_A, 'never driven']);
     assert.equal(refused.json.error?.code, 'goal_not_drivable');

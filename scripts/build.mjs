@@ -32,7 +32,8 @@ const noTestSupport = {
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: { cli: 'src/cli/entry.ts' },
+  // The cold index's worker thread is its own entry (dist/index-worker.js), sharing chunks with the CLI.
+  entryPoints: { cli: 'src/cli/entry.ts', 'index-worker': 'src/harnesses/index-worker.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -40,8 +41,9 @@ await build({
   platform: 'node',
   target: 'node20',
   // hono and its Node adapter are bundled (fewer module loads at daemon start); the native SQLite driver
-  // cannot be, and the MCP SDK with zod is loaded only on the first /mcp request, from node_modules.
-  external: ['better-sqlite3', '@modelcontextprotocol/sdk', 'zod'],
+  // cannot be, the MCP SDK with zod is loaded only on the first /mcp request, and the PostgreSQL client
+  // (`pg`, CommonJS with an optional native binding) only once a host joins a fleet — all from node_modules.
+  external: ['better-sqlite3', '@modelcontextprotocol/sdk', 'zod', 'pg'],
   sourcemap: true,
   chunkNames: 'chunks/[name]-[hash]',
   plugins: [noTestSupport],

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const SRC = new URL('.', import.meta.url).pathname;
-const DOMAIN = ['hub', 'pager', 'goals', 'events', 'errors', 'usage'];
+const DOMAIN = ['hub', 'pager', 'goals', 'events', 'errors', 'send', 'usage'];
 const FORBIDDEN_FOLDERS = ['server', 'cli', 'web'];
 const OS_MODULES = /^(node:)?(fs|fs\/promises|child_process|net|http|https|os|dgram|cluster|worker_threads)$/;
 

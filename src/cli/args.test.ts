@@ -19,7 +19,7 @@ describe('parseCommandArgs', () => {
   });
 
   it('an unknown option is a usage error naming it, and the options the command has', () => {
-    usage('ls', ['--harnes', 'x'], /muster ls: unknown option --harnes; its options are --live, --harness, --status, --cwd, --json; run `muster ls --help`/);
+    usage('ls', ['--harnes', 'x'], /muster ls: unknown option --harnes; its options are --live, --harness, --status, --cwd, --host, --json; run `muster ls --help`/);
     usage('status', ['-x'], /unknown option -x; it takes no options/);
   });
 

@@ -49,9 +49,9 @@ export const COMMANDS: ReadonlyMap<string, CommandSpec> = new Map<string, Comman
   ['status', { synopsis: 'status', summary: 'is the daemon running? (never starts one)', load: () => import('./commands/status.ts') }],
   ['url', { synopsis: 'url', summary: 'the board URL with its token', load: () => import('./commands/url.ts') }],
   ['ls', {
-    synopsis: 'ls [--live] [--harness H] [--status S] [--cwd DIR] [--json]',
+    synopsis: 'ls [--live] [--harness H] [--status S] [--cwd DIR] [--host NAME] [--json]',
     summary: 'every session (a table on a terminal, else { ok, sessions })',
-    options: { live: flag('live sessions only'), harness: str('H', HARNESS_LIST), status: str('S', oneOf(STATUSES)), cwd: str('DIR', 'sessions in this directory'), json: flag('the JSON envelope, also on a terminal') },
+    options: { live: flag('live sessions only'), harness: str('H', HARNESS_LIST), status: str('S', oneOf(STATUSES)), cwd: str('DIR', 'sessions in this directory'), host: str('NAME', "in a fleet: that host's sessions only"), json: flag('the JSON envelope, also on a terminal') },
     load: () => import('./commands/ls.ts'),
   }],
   ['usage', {
@@ -88,6 +88,13 @@ export const COMMANDS: ReadonlyMap<string, CommandSpec> = new Map<string, Comman
   }],
   ['focus', { synopsis: 'focus <id> [--pid N]', summary: "bring a live session's tmux/herdr pane (or that process's) to the front", options: { pid: str('N', 'one of the session\'s processes (a session open in several at once)') }, positionals: true, load: () => import('./commands/focus.ts') }],
   ['resume', { synopsis: 'resume <id> [--print]', summary: 'reopen a dormant session in a new pane (live: focus)', options: { print: flag('open nothing; print { argv, cwd }, the command to run by hand') }, positionals: true, load: () => import('./commands/resume.ts') }],
+  ['send', {
+    synopsis: 'send <id> "<text>" [--pid N]',
+    summary: "the text as the session's next prompt: its harness's own channel, else typed into its verified pane; a dormant one is resumed with it (- reads the text from stdin)",
+    options: { pid: str('N', "one of the session's processes (a session open in several at once)") },
+    positionals: true,
+    load: () => import('./commands/send.ts'),
+  }],
   ['end', { synopsis: 'end <id> [--pid N]', summary: "end a live session (or only that process) with its harness's clean signal", options: { pid: str('N', 'only this one of the session\'s processes') }, positionals: true, load: () => import('./commands/end.ts') }],
   ['new', {
     synopsis: 'new <harness> [--cwd DIR] [--worktree BRANCH] [--name NAME] [--prompt TEXT] [--goal TEXT [--budget TOKENS] [--max-turns N] [--auditor SPEC]] [--focus] [--wait SECONDS] [--json]',
@@ -131,12 +138,22 @@ export const COMMANDS: ReadonlyMap<string, CommandSpec> = new Map<string, Comman
   }],
   ['hooks', { synopsis: 'hooks install|uninstall|status [--harness H]', summary: "status hooks in each harness's own config", options: { harness: str('H', `only this harness (${HARNESS_LIST}); default: those on PATH`) }, positionals: true, load: () => import('./commands/hooks.ts') }],
   ['pages', {
-    synopsis: 'pages [--pending] [--status S] [--kind K] [--session ID] [--limit N]',
+    synopsis: 'pages [--pending] [--status S] [--kind K] [--session ID] [--host NAME] [--limit N]',
     summary: 'the operator inbox: { ok, pages, counts }',
-    options: { pending: flag('pending pages only (--status pending)'), status: str('S', oneOf(PAGE_STATUSES)), kind: str('K', oneOf(PAGE_KINDS)), session: str('ID', "one session's pages"), limit: str('N', 'at most this many') },
+    options: { pending: flag('pending pages only (--status pending)'), status: str('S', oneOf(PAGE_STATUSES)), kind: str('K', oneOf(PAGE_KINDS)), session: str('ID', "one session's pages"), host: str('NAME', "in a fleet: that host's pages only"), limit: str('N', 'at most this many') },
     load: () => import('./commands/pages.ts'),
   }],
   ['answer', { synopsis: 'answer <pageId> <text…> | answer <pageId> --choice N', summary: 'answer a page (N: 0-based index into its choices)', options: { choice: str('N', "the 0-based index of one of the page's choices") }, positionals: true, load: () => import('./commands/answer.ts') }],
+  ['fleet', {
+    synopsis: 'fleet join|leave|status …',
+    summary: "this host's membership of a fleet (every host's agents on one board, through a shared PostgreSQL)",
+    load: () => import('./commands/fleet.ts'),
+    subcommands: {
+      join: { synopsis: 'fleet join <postgres-url|-> [--name NAME]', summary: 'join the fleet of that database (- reads the URL from stdin); NAME: how other hosts show this one (default: the hostname)', options: { name: str('NAME', "this host's name in the fleet") }, positionals: true, load: () => import('./commands/fleet.ts') },
+      leave: { synopsis: 'fleet leave', summary: "leave the fleet: this host's records are removed from the database and the URL forgotten", load: () => import('./commands/fleet.ts') },
+      status: { synopsis: 'fleet status', summary: 'membership, connection, outbox and every host (never starts a daemon)', load: () => import('./commands/fleet.ts') },
+    },
+  }],
   ['tui', { synopsis: 'tui', summary: 'the operator TUI (what `muster` with no command opens on a terminal)', load: () => import('./commands/tui.ts') }],
 ]);
 

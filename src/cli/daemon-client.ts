@@ -145,9 +145,11 @@ export async function ensureDaemon(ctx: ClientContext): Promise<DaemonLocation &
 
 /** A daemon's non-2xx answer as the MusterError its envelope names (its code and message, and the status). */
 export function answerError(status: number, body: unknown): MusterError {
-  const e = (body as { error?: { code?: string; message?: string } } | null)?.error;
+  const e = (body as { error?: { code?: string; message?: string } & Record<string, unknown> } | null)?.error;
   const code = (e?.code ?? 'internal') as ConstructorParameters<typeof MusterError>[0];
-  return new MusterError(code, e?.message ?? `daemon answered ${status}`, { status });
+  // Facts beside the code and message (the host of a fleet answer, the command to run there) stay in the envelope.
+  const { code: _c, message: _m, ...details } = e ?? {};
+  return new MusterError(code, e?.message ?? `daemon answered ${status}`, { status, ...(Object.keys(details).length > 0 ? { details } : {}) });
 }
 
 /** The answer's body when 2xx, else the daemon's error thrown as a MusterError. */

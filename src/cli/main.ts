@@ -23,7 +23,7 @@ export function usage(): string {
     '',
     'Every command prints one JSON envelope on stdout ({ "ok": true, ... }); failures go to stderr',
     'as { "ok": false, "error": { "code", "message" } } with a non-zero exit (2: usage).',
-    'Environment: MUSTER_HOME (default ~/.muster), MUSTER_PORT (default 6878).',
+    'Environment: MUSTER_HOME (default ~/.muster), MUSTER_PORT (default 6878), MUSTER_FLEET_URL (the fleet database to join).',
   ].join('\n');
 }
 

@@ -26,12 +26,15 @@ function tokens(s: Session): string {
 
 export function renderSessionTable(sessions: Session[], columns: number): string {
   if (sessions.length === 0) return 'No sessions found.';
-  const titleW = Math.max(12, Math.min(50, columns - 86));
-  const head = `${fit('HARNESS', 9)}${fit('STATUS', 10)}${fit('ID', 10)}${fit('TITLE', titleW + 1)}${fit('REPO@BRANCH', 28)}${fit('TOKENS', 8)}${fit('COST', 8)}LAST`;
+  // In a fleet every session names its host: a HOST column comes first.
+  const hostW = sessions.some((s) => s.host) ? Math.min(16, Math.max(6, ...sessions.map((s) => (s.host ?? '').length + 2))) : 0;
+  const hostCell = (s: Session): string => (hostW ? fit(`${clean(s.host)}${s.hostReachable === false ? '?' : ''}`, hostW) : '');
+  const titleW = Math.max(12, Math.min(50, columns - 86 - hostW));
+  const head = `${hostW ? fit('HOST', hostW) : ''}${fit('HARNESS', 9)}${fit('STATUS', 10)}${fit('ID', 10)}${fit('TITLE', titleW + 1)}${fit('REPO@BRANCH', 28)}${fit('TOKENS', 8)}${fit('COST', 8)}LAST`;
   const rows = sessions.map((s) => {
     const repo = `${clean((s.repoRoot ?? s.cwd ?? '-').split('/').pop())}${s.branch ? `@${clean(s.branch)}` : ''}`;
     const status = s.live && s.statusKnown === false ? 'unknown' : s.status === 'waiting' && s.waitingFor ? 'waiting*' : s.status;
-    return `${fit(s.harness, 9)}${fit(status, 10)}${fit(s.id.slice(0, 8), 10)}${fit(clean(s.title), titleW + 1)}${fit(repo, 28)}${fit(tokens(s), 8)}${fit(s.costUsd === null ? '-' : `$${s.costUsd.toFixed(2)}`, 8)}${ago(s.lastActivityAt)}`;
+    return `${hostCell(s)}${fit(s.harness, 9)}${fit(status, 10)}${fit(s.id.slice(0, 8), 10)}${fit(clean(s.title), titleW + 1)}${fit(repo, 28)}${fit(tokens(s), 8)}${fit(s.costUsd === null ? '-' : `$${s.costUsd.toFixed(2)}`, 8)}${ago(s.lastActivityAt)}`;
   });
   const waiting = sessions.filter((s) => s.status === 'waiting' && s.waitingFor).map((s) => `  * ${s.id.slice(0, 8)} waits for: ${clean(s.waitingFor)}`);
   return [head, ...rows, ...(waiting.length ? ['', ...waiting] : [])].join('\n');

@@ -71,6 +71,12 @@ export interface Session {
   pane: PaneRef | null;
   /** True only for a live session whose process is verified to be this harness (executable or argv, and start time). */
   canEnd: boolean;
+  /**
+   * True when the live process is verified to be this harness — the test `canEnd` rests on — where
+   * Muster still will not signal it (an embedded Codex TUI dies uncleanly on a signal). Absent:
+   * `canEnd` says whether the process is verified. `muster send` types only into a verified process.
+   */
+  processVerified?: boolean;
   /** The harness's own resume command as an argv array (never a shell string), run in `cwd`. */
   resumeArgv: string[] | null;
   /** Prompt-cache expiry (Claude: last assistant message + 5 min), when known. */
@@ -88,6 +94,17 @@ export interface Session {
    * sources that only act on the whole session; empty when dormant.
    */
   processes?: SessionProcess[];
+  /**
+   * Fleet (a host that joined one): the name of the host that runs this session. Absent on a host that
+   * never joined; on a joined host its own sessions carry its name too.
+   */
+  host?: string;
+  /** Fleet: the owning host's id, on another host's session only (its absence means "this host's"). */
+  hostId?: string;
+  /** Fleet: false while the owning host has been silent for 30 s — the row is its last known state. */
+  hostReachable?: boolean;
+  /** Fleet: true when the owning host refuses commands from other hosts (its setting fleetAcceptCommands). */
+  readOnly?: boolean;
 }
 
 export function emptyTokens(): TokenCounts {

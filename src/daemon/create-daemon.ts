@@ -22,6 +22,9 @@ import { createInbox } from '../inbox/index.ts';
 import { createDriveCheck } from './goal-drive-check.ts';
 import { watchServerTurns } from './server-turns.ts';
 import { actionRoutes } from '../server/routes/actions.ts';
+import { sendRoutes } from '../server/routes/send.ts';
+import { createSender } from '../send/index.ts';
+import { adapterFor } from '../harnesses/registry.ts';
 import { createPaneService } from '../panes/index.ts';
 import { isDirectory } from './fs-checks.ts';
 import { sessionTailRoutes } from '../server/routes/session-tail.ts';
@@ -29,12 +32,14 @@ import { characterRoutes } from '../server/routes/characters.ts';
 import { packRoutes } from '../server/routes/packs.ts';
 import { sceneRoutes } from '../server/routes/scene.ts';
 import { createCharacterService, createSceneService } from '../board/index.ts';
-import { createActions, createHub, createHookStatus, type Actions, type Hub } from '../hub/index.ts';
+import { createActionRecorder, createActions, createHub, createHookStatus, type Actions, type Hub } from '../hub/index.ts';
 import { createHookService, createHookSightings } from '../hooks/index.ts';
 import { createLaunchService } from '../launch/index.ts';
 import { hookRoutes } from '../server/routes/hooks.ts';
 import { createSources } from './sources.ts';
+import { createDaemonColdIndexing } from './cold-index.ts';
 import type { ProcPort } from '../discovery/proc/types.ts';
+import { createLivenessProbe } from '../discovery/proc/index.ts';
 import type { App } from '../server/env.ts';
 import { createDesktopChannel, createNotifier, createPager, createWebhookChannel, type NotificationChannel, type SessionLookup } from '../pager/index.ts';
 import { pageRoutes } from '../server/routes/pages.ts';
@@ -43,6 +48,10 @@ import { createAuditorFactory, createGoals, createHookDecider, createPagerPagePo
 import { runArgv, runCommand, resumeHeadless } from './runners.ts';
 import { auditorHarnesses, canContinueHeadless, turnEndOf } from '../harnesses/ports.ts';
 import { goalRoutes } from '../server/routes/goals.ts';
+import { fleetRoutes } from '../server/routes/fleet.ts';
+import { stampHost } from '../server/fleet-routing.ts';
+import { createFleetControl } from './fleet.ts';
+import { LIMITS } from '../pager/index.ts';
 import { usageRoutes } from '../server/routes/usage.ts';
 import { searchRoutes } from '../server/routes/search.ts';
 import { createSearchService } from '../search/index.ts';
@@ -111,14 +120,20 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     let rescanSeconds = (await store.settings.all()).rescanSeconds;
     // The processes hooks report from: sources of harnesses with no liveness on disk read them.
     const sightings = createHookSightings();
-    const { sources, proc } = await createSources({ env, index: store.transcriptIndex, proc: options.proc, sightings });
+    const cold = createDaemonColdIndexing(env, log);
+    disposers.push(() => cold.indexer.close());
+    const { sources, proc } = await createSources({ env, index: store.transcriptIndex, proc: options.proc, sightings, cold });
     // Exact status from hook events wins over file-derived status while the process lives.
     const overlay = createHookStatus();
-    const hub = createHub({ sources, bus, isAlive: (pid) => proc.isAlive(pid), rescanMs: () => rescanSeconds * 1000, overlay, log });
+    // The sweep's probe holds a /proc descriptor per live pid (a read per sweep instead of a path walk and a parse).
+    const liveness = createLivenessProbe(proc, { procRoot: options.proc ? null : undefined });
+    disposers.push(() => liveness.close());
+    const hub = createHub({ sources, bus, isAlive: (pid) => liveness.isAlive(pid), rescanMs: () => rescanSeconds * 1000, overlay, log });
     disposers.push(() => hub.close());
     // tmux (the user's server, or MUSTER_TMUX_SOCKET) and herdr (its socket, when found).
     const panes = createPaneService({ proc, env, tmuxSocket: env.MUSTER_TMUX_SOCKET?.trim() || undefined, log });
-    const actions = createActions({ hub, bus, log: store.actions, panes, isDirectory, ready: () => hub.ready(), logLine: log });
+    const record = createActionRecorder({ log: store.actions, bus, logLine: log });
+    const actions = createActions({ hub, bus, log: store.actions, record, panes, isDirectory, ready: () => hub.ready(), logLine: log });
     bus.on('settings.updated', (e) => {
       rescanSeconds = Number(e.data.rescanSeconds ?? rescanSeconds);
     });
@@ -191,6 +206,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       log,
     });
     disposers.push(watchServerTurns({ bus, hub, inbox, goals, log }));
+    // `muster send`, the board's message box, the TUI's m: the harness's own channel, else its verified pane.
+    const sender = createSender({ hub, ready: () => hub.ready(), inbox, support: (h) => adapterFor(h).send, panes, startTicks: (pid) => proc.read(pid)?.startTicks ?? null, isDirectory, record });
     const goalHookDecision = createHookDecider({
       onTurnFinished: (turn) => goals.onTurnFinished(turn),
       turnEndOf,
@@ -223,7 +240,8 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       },
     });
     bus.on('page.answered', ({ data: p }) => {
-      if (p.answer?.text) void goals.onPageAnswered(p.id, p.answer.text).catch((err: unknown) => log(`[goals] resume from page failed: ${(err as Error).message}`));
+      // Another host's page (announced here by the fleet) resumes that host's goal there, not one here.
+      if (p.answer?.text && !p.hostId) void goals.onPageAnswered(p.id, p.answer.text).catch((err: unknown) => log(`[goals] resume from page failed: ${(err as Error).message}`));
     });
     // Spend: reports over the usage records the sources store while they index; budget alerts as a notice page.
     const usage = createUsageService({
@@ -279,14 +297,36 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       pid: process.pid,
     };
     let port = 0;
+    // The fleet: other hosts' records for the routes, and this host's records mirrored to them (once joined).
+    const fleet = createFleetControl({
+      env, home: paths.home, version: identity.buildId, bus, outbox: store.fleetOutbox, log,
+      current: async () => {
+        await hub.ready();
+        const pages = await store.pages.list({ limit: LIMITS.listedMax });
+        const goalList = await store.goals.list({ limit: 1000 });
+        return { sessions: hub.list(), pages, goals: goalList, completePages: pages.length < LIMITS.listedMax, completeGoals: goalList.length < 1000 };
+      },
+      acceptCommands: async () => (await store.settings.all()).fleetAcceptCommands,
+      // Called only once the server listens (the link starts after it), when `app` exists.
+      request: () => {
+        if (port === 0) return null;
+        return (path, init) => Promise.resolve(app.request(`http://127.0.0.1:${port}${path}`, { ...init, headers: { ...init.headers, authorization: `Bearer ${token}` } }));
+      },
+    });
+    bus.on('settings.updated', () => fleet.settingsChanged());
+    const localSession = async (id: string) => {
+      await hub.ready();
+      return hub.get(id);
+    };
     const app = createApp({
       token,
       getPort: () => port,
       routes: [
-        coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), mcpMounted: true }),
+        coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), indexing: () => hub.indexing(), mcpMounted: true }),
         harnessRoutes({ installed: installedOn(env) }),
-        sessionRoutes({ hub, decorate: (s) => actions.decorate(s) }),
-        actionRoutes({ actions, history: store.actions }),
+        sessionRoutes({ hub, decorate: (s) => actions.decorate(s), fleet }),
+        actionRoutes({ actions, history: store.actions, fleet, local: localSession }),
+        sendRoutes({ sender, fleet, local: localSession }),
         newSessions.routes,
         sessionTailRoutes({ hub }),
         hookRoutes({ hooks, launches }),
@@ -294,10 +334,11 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         characterRoutes({ characters, bus }),
         packRoutes({ characters, bus }),
         sceneRoutes({ scene, bus }),
-        pageRoutes({ pager, sessions: sessionLookup }),
+        pageRoutes({ pager, sessions: sessionLookup, fleet }),
+        fleetRoutes({ fleet }),
         usageRoutes({ usage, hub, defaultTz: localTimeZone() }),
         searchRoutes({ search, hub }),
-        goalRoutes({ goals, harnessOf: (id) => hub.get(id)?.harness, drivable: createDriveCheck({ env, session: (id) => hub.get(id), runningLaunches: () => launches.list({ running: true, limit: 1000 }) }) }),
+        goalRoutes({ goals, fleet, localSession: async (id) => (await localSession(id)) !== undefined, harnessOf: (id) => hub.get(id)?.harness ?? fleet.session(id)?.harness, drivable: createDriveCheck({ env, session: (id) => hub.get(id), judgesServerTurns: (h) => typeof hub.source(h)?.tail === 'function', runningLaunches: () => launches.list({ running: true, limit: 1000 }) }) }),
         mcp.mount,
         eventsRoutes({
           bus,
@@ -308,6 +349,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
             return () => streams.delete(close);
           },
           onDrop: (q) => log(`[muster] an SSE client stopped reading (${q.events} events, ${q.bytes} characters waiting); disconnected it`),
+          dataOf: (e) => stampHost(e, fleet.localName()),
         }),
         webRoutes({ webRoot: options.webRoot ?? defaultWebRoot() }),
       ],
@@ -321,6 +363,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     });
     port = listener.port;
     disposers.push(() => listener.close());
+    // Joined already (MUSTER_FLEET_URL or fleet.json): connect in the background; the daemon serves at once.
+    fleet.start();
+    disposers.push(() => fleet.close());
     // Runs before the listener closes: waiting tool calls return `pending`, then MCP sessions end.
     disposers.push(async () => {
       pager.close();

@@ -62,3 +62,19 @@ test('a dormant session is accepted, with a note saying how it will be driven', 
     rmSync(home, { recursive: true, force: true });
   }
 });
+
+test('a promptable session is drivable by its server only where its turns are judged from its transcript (a Codex daemon thread is not)', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'muster-drive-'));
+  try {
+    const CX = '01a22b3e-21fc-76aa-a3ce-53d61728d0c0';
+    const s = { ...session('codex', CX, true), promptable: true };
+    const judged = createDriveCheck({ env: { HOME: home }, session: () => s, runningLaunches: async () => [] });
+    assert.deepEqual(await judged(CX, 'codex'), { ok: true, note: null });
+    const hooksOnly = createDriveCheck({ env: { HOME: home }, session: () => s, judgesServerTurns: (h) => h === 'opencode', runningLaunches: async () => [] });
+    const d = await hooksOnly(CX, 'codex');
+    assert.equal(d.ok, false);
+    assert.ok(!d.ok && d.fix.includes('muster hooks install --harness codex'));
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+});

@@ -17,6 +17,12 @@ export type Drivability = { ok: true; note: string | null } | { ok: false; messa
 export interface DriveCheckOptions {
   env: NodeJS.ProcessEnv;
   session(id: string): Session | undefined;
+  /**
+   * Whether turns of a promptable session of this harness are judged from its transcript (server-turns.ts
+   * needs the source's `tail`). A Codex daemon thread is promptable, yet reports its turns only through
+   * its hooks. Default: every harness.
+   */
+  judgesServerTurns?(harness: Harness): boolean;
   /** Launches still running (the wrapper's records). */
   runningLaunches(): Promise<LaunchRecord[]>;
 }
@@ -57,7 +63,7 @@ export function createDriveCheck(o: DriveCheckOptions): (sessionId: string, harn
     const turnEnd = a.hooks.turnEnd;
     if (!turnEnd) return { ok: false, message: `Muster cannot continue ${a.label} sessions from their turns; drive one headless instead`, fix: [`muster goal run ${harness} "<objective>"`] };
     const s = o.session(sessionId);
-    if (s?.promptable === true) return { ok: true, note: null };
+    if (s?.promptable === true && (o.judgesServerTurns?.(harness) ?? true)) return { ok: true, note: null };
     const installed = hooksInstalled(harness, o.env);
     const relaunch = a.resumeArgv(sessionId);
     const viaMuster = relaunch ? `muster ${relaunch.join(' ')}` : `muster ${harness}`;

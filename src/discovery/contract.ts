@@ -77,13 +77,37 @@ export interface SessionSource {
   messages?(id: string, from: number, limit: number): Promise<MessagePage | null>;
   /**
    * Optional: sends `text` to a live session as the operator's next prompt through the harness's own
-   * server (OpenCode's `prompt_async` on a `serve`/`--port` process), when the session has one. Never
-   * throws: 'no_channel' when it has none now.
+   * server (OpenCode's `prompt_async` on a `serve`/`--port` process, Codex's app-server `turn/start`),
+   * when the session has one. Never throws: 'no_channel' when it has none now (nothing was sent: the
+   * caller may try another channel), 'busy' when the session is in a turn that the server would not
+   * queue behind, 'refused' when the server did not take it (or may have: never retried elsewhere).
    */
   prompt?(id: string, text: string): Promise<PromptOutcome>;
+  /**
+   * Optional: starts reading in the background, in worker threads, the transcripts the index does not
+   * hold yet, when they are enough to be worth it (a first start on a machine full of history). Until a
+   * file is read, list() leaves it out. `onProgress` hears the start and each batch once it is in the
+   * index. Returns null when there is nothing to read this way, else a promise that resolves when every
+   * file is read (never rejects).
+   */
+  coldIndex?(onProgress: (p: IndexProgress) => void): Promise<void> | null;
 }
 
-export type PromptOutcome = { ok: true; via: string } | { ok: false; reason: 'no_channel' | 'refused'; message: string };
+/**
+ * How far a source's cold index is: the transcripts found unread when it started (a first start on a
+ * machine full of history) and how many of them are in the index now.
+ */
+export interface IndexProgress {
+  harness: Harness;
+  /** Transcripts this cold index reads (it started with them unread). */
+  total: number;
+  /** Of those, read and in the index. */
+  done: number;
+  bytesTotal: number;
+  bytesDone: number;
+}
+
+export type PromptOutcome = { ok: true; via: string } | { ok: false; reason: 'no_channel' | 'busy' | 'refused'; message: string };
 
 /**
  * Incremental transcript index port: the store implements it (table transcript_index),

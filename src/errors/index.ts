@@ -35,6 +35,8 @@ export type ErrorCode =
   | 'no_pane'
   | 'no_client'
   | 'no_pane_manager'
+  | 'pane_mismatch'
+  | 'busy'
   | 'cwd_missing'
   | 'cwd_unknown'
   | 'usage'
@@ -49,6 +51,16 @@ export type ErrorCode =
   | 'goal_not_drivable'
   | 'harness_failed'
   | 'config_malformed'
+  | 'fleet_not_joined'
+  | 'fleet_url_invalid'
+  | 'fleet_unreachable'
+  | 'fleet_schema'
+  | 'fleet_from_env'
+  | 'fleet_command_refused'
+  | 'fleet_command_timeout'
+  | 'host_unreachable'
+  | 'host_read_only'
+  | 'remote_session'
   | 'invalid_directory'
   | 'invalid_branch'
   | 'not_a_repository'
@@ -92,6 +104,10 @@ const STATUS: Record<ErrorCode, number> = {
   no_pane: 409,
   no_client: 409,
   no_pane_manager: 503,
+  /** The pane's foreground process is not the session's verified process: nothing is typed into it. */
+  pane_mismatch: 409,
+  /** The session is working (or waiting on a prompt of its own) and its channel cannot queue a prompt. */
+  busy: 409,
   cwd_missing: 409,
   cwd_unknown: 409,
   usage: 400,
@@ -106,6 +122,16 @@ const STATUS: Record<ErrorCode, number> = {
   goal_not_drivable: 409,
   harness_failed: 502,
   config_malformed: 409,
+  fleet_not_joined: 409,
+  fleet_url_invalid: 400,
+  fleet_unreachable: 503,
+  fleet_schema: 409,
+  fleet_from_env: 409,
+  fleet_command_refused: 400,
+  fleet_command_timeout: 504,
+  host_unreachable: 503,
+  host_read_only: 403,
+  remote_session: 409,
   invalid_directory: 400,
   invalid_branch: 400,
   not_a_repository: 400,

@@ -8,11 +8,12 @@
  */
 import type { Harness, Session } from '../core/session.ts';
 import type { HookStatus } from '../harnesses/adapter.ts';
-import type { ActionRecord } from '../hub/index.ts';
+import type { ActionRecord, IndexingStatus } from '../hub/index.ts';
 import type { DeliveryRecord, Page } from '../pager/index.ts';
 import type { Goal, HandoffWhy, Verdict } from '../goals/index.ts';
 import type { LaunchRecord } from '../launch/index.ts';
 import type { Settings } from '../store/settings.ts';
+import type { FleetHost } from '../fleet/types.ts';
 
 /** The fields of a session that make its status (the hub compares them to say it changed). */
 export type StatusFields = Pick<Session, 'status' | 'waitingFor' | 'live'>;
@@ -26,10 +27,10 @@ export interface EventCatalogue extends Record<PageEventType, Page> {
 
   /** A session is new or any of its fields changed: the hub's session, whole (without the pane, which the HTTP route adds). */
   'session.upserted': { session: Session };
-  /** A session left its source's listing. */
-  'session.removed': Pick<Session, 'harness' | 'id'>;
+  /** A session left its source's listing (or, with `hostId`, another host's session left the fleet's view). */
+  'session.removed': Pick<Session, 'harness' | 'id' | 'hostId'>;
   /** Status, reason or liveness changed (sent besides the upsert, for clients that only follow status). */
-  'session.status.changed': Pick<Session, 'harness' | 'id' | 'status' | 'waitingFor' | 'live' | 'statusSince'> & { previous: StatusFields };
+  'session.status.changed': Pick<Session, 'harness' | 'id' | 'status' | 'waitingFor' | 'live' | 'statusSince' | 'host' | 'hostId'> & { previous: StatusFields };
   /** An action (focus, resume, end) finished, with its outcome. */
   'session.action.recorded': ActionRecord;
 
@@ -54,6 +55,8 @@ export interface EventCatalogue extends Record<PageEventType, Page> {
   'launch.started': { launch: LaunchRecord };
   'launch.ended': { launch: LaunchRecord };
 
+  /** A cold index moved on (a first start reading a long history): the whole figure. */
+  'index.progress.changed': IndexingStatus;
   /** New usage records were stored (a turn ended, a transcript was read): spend views refetch GET /api/usage. */
   'usage.recorded': { harnesses: Harness[] };
 
@@ -64,6 +67,13 @@ export interface EventCatalogue extends Record<PageEventType, Page> {
   'board.characters.changed': { active?: string };
   /** The canvas scene was saved. */
   'board.scene.saved': { version: number };
+
+  /** Fleet: this host joined, left, reached or lost the fleet's database. */
+  'fleet.status.changed': { joined: boolean; connected: boolean; name: string | null; lastError: string | null };
+  /** Fleet: another host appeared, left, was renamed, or became reachable or unreachable (the other hosts, whole). */
+  'fleet.hosts.changed': { hosts: FleetHost[] };
+  /** Fleet: too many other hosts' records changed at once to send one by one; clients refetch sessions, pages and goals. */
+  'fleet.resync': { reason: string };
 }
 
 export type EventType = keyof EventCatalogue;

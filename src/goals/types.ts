@@ -63,6 +63,10 @@ export interface Goal {
   createdAt: string;
   updatedAt: string;
   settledAt: string | null;
+  /** Fleet: the name of the host that owns this goal, on another host's goal only. */
+  host?: string;
+  /** Fleet: the owning host's id, on another host's goal only. */
+  hostId?: string;
 }
 
 /** One finished turn, as a hook, a headless run or a watcher reports it. */

@@ -11,6 +11,7 @@
 import type { Session } from '../core/session.ts';
 import type { SessionSource, TranscriptIndex } from '../discovery/contract.ts';
 import type { GitReader } from '../discovery/git/index.ts';
+import type { ColdIndexing } from '../discovery/index-pool/index.ts';
 import type { ProcPort } from '../discovery/proc/types.ts';
 import type { LaunchContext, LaunchPlan } from '../launch/plan-types.ts';
 import type { InstallTarget, TargetContext } from '../hooks/install/target.ts';
@@ -36,6 +37,8 @@ export interface SourceDeps {
    * Default: none (no hooks are received: tests, the CLI).
    */
   sightings?: HookSightings;
+  /** Reads a first start's unread transcripts in worker threads. Default: none (read in list()). */
+  cold?: ColdIndexing;
 }
 
 /** Hook events → status: what the harness's hooks, plugin or extension report, and what it means. */
@@ -182,6 +185,24 @@ export interface Headless {
   continueWithHooks?(sessionId: string, prompt: string, hookCommand: (event: string) => string): HeadlessCommand;
 }
 
+/**
+ * What `muster send` needs to know of a harness beyond the channels the daemon finds itself (the
+ * Muster extension or plugin listening on the inbox, the harness's own server, a verified pane).
+ */
+export interface SendSupport {
+  /**
+   * The resume command with `text` as the reopened session's first prompt, as argv: the text is one
+   * element, never parsed by a shell. Null when this text cannot be passed so (pi reads an argument
+   * that starts with `-` or `@` as an option or a file to attach).
+   */
+  resumeWithPrompt(id: string, text: string): string[] | null;
+  /**
+   * True when its interactive TUI keeps a prompt typed while a turn runs and submits it once the turn
+   * ends (observed on the pinned version). Absent: a working session reached only through its pane is busy.
+   */
+  queuesTyped?: boolean;
+}
+
 /** What `muster new` asks of a harness: a new interactive session, with a first prompt. */
 export interface StartRequest {
   /** The first prompt, verbatim; null: none. */
@@ -243,6 +264,8 @@ export interface HarnessAdapter<N extends string = string> {
   createSource(deps: SourceDeps): Promise<SessionSource>;
   /** The harness's own resume command for `id`, as argv (never a shell string); null when it has none. */
   resumeArgv(id: string): string[] | null;
+  /** `muster send`: its resume-with-a-prompt command and how its TUI takes typed prompts. Absent: no resume with a prompt. */
+  readonly send?: SendSupport;
   /** `muster <name>`: what to inject per process, how. Pure: the wrapper does the I/O. */
   planLaunch(ctx: LaunchContext): LaunchPlan;
   /**

@@ -6,15 +6,17 @@
  * what, outcome — and published as `session.action.recorded`, failures included.
  */
 import { MusterError, isMusterError } from '../errors/index.ts';
+import { createActionRecorder, type ActionRecorder } from './action-log.ts';
 import type { EventBus } from '../events/index.ts';
 import { isSessionId } from '../harnesses/registry.ts';
 import type { Harness, PaneRef, Session } from '../core/session.ts';
 import { shellQuote } from '../core/shell-quote.ts';
 import type { Hub } from './hub.ts';
 
-export type Actor = 'board' | 'cli' | 'api' | 'mcp';
-export const ACTORS: readonly Actor[] = ['board', 'cli', 'api', 'mcp'];
-export type ActionKind = 'focus' | 'resume' | 'end';
+/** Who acted: the board, the CLI, an API or MCP client, or another host of the fleet (its command, run here). */
+export type Actor = 'board' | 'cli' | 'api' | 'mcp' | 'fleet';
+export const ACTORS: readonly Actor[] = ['board', 'cli', 'api', 'mcp', 'fleet'];
+export type ActionKind = 'focus' | 'resume' | 'end' | 'send';
 
 export interface ActionRecord {
   /** `act_` + time-sortable id. */
@@ -25,7 +27,7 @@ export interface ActionRecord {
   action: ActionKind;
   sessionId: string;
   harness: Harness | null;
-  /** `focused`, `resumed`, `printed`, `already_live`, `ended`, or the error code that stopped it. */
+  /** `focused`, `resumed`, `printed`, `already_live`, `ended`, `sent`, or the error code that stopped it. */
   outcome: string;
   /** Facts of the outcome (pane, argv, signal, pid, message). */
   detail: Record<string, unknown>;
@@ -65,6 +67,8 @@ export interface ActionsOptions {
   ready?: () => Promise<void>;
   clock?: () => number;
   logLine?(line: string): void;
+  /** Where actions are recorded. Default: a recorder over `log` and `bus` (share one with other actions, e.g. send). */
+  record?: ActionRecorder;
 }
 
 export type FocusAnswer = { outcome: 'focused'; pane: PaneRef; client: string | null };
@@ -104,10 +108,8 @@ export function shellLine(cwd: string, argv: string[]): string {
   return `cd ${shellQuote(cwd)} && ${argv.map(shellQuote).join(' ')}`;
 }
 
-const newActionId = (now: number): string => `act_${now.toString(36).padStart(9, '0')}${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 10)}`;
-
 export function createActions(opts: ActionsOptions): Actions {
-  const clock = opts.clock ?? Date.now;
+  const record: ActionRecorder = opts.record ?? createActionRecorder({ log: opts.log, bus: opts.bus, clock: opts.clock, logLine: opts.logLine });
 
   async function lookup(sessionId: string): Promise<Session> {
     if (!isSessionId(sessionId)) throw new MusterError('invalid_id', 'not a session id (a UUID, or ses_ followed by 26 letters and digits)');
@@ -139,32 +141,6 @@ export function createActions(opts: ActionsOptions): Actions {
       throw new MusterError('process_not_found', `process ${pid} does not have session ${s.id} open (its processes: ${known.join(', ') || 'none'})`, { details: { pids: known } });
     }
     return { pane: p.pane, pids: [pid] };
-  }
-
-  async function record<T extends { outcome: string }>(actor: Actor, action: ActionKind, sessionId: string, run: (harness: (h: Harness) => void) => Promise<T>): Promise<T> {
-    let harness: Harness | null = null;
-    let outcome: string;
-    let detail: Record<string, unknown>;
-    let result: T | undefined;
-    let failure: unknown;
-    try {
-      result = await run((h) => (harness = h));
-      ({ outcome, ...detail } = result);
-    } catch (e) {
-      failure = e;
-      outcome = isMusterError(e) ? e.code : 'internal';
-      detail = { message: isMusterError(e) ? e.message : 'internal error' };
-    }
-    // An id that failed validation is stored as-is only when short; it is data, never executed.
-    const entry: ActionRecord = { id: newActionId(clock()), at: new Date(clock()).toISOString(), actor, action, sessionId: sessionId.slice(0, 80), harness, outcome, detail };
-    try {
-      await opts.log.append(entry);
-    } catch (e) {
-      opts.logLine?.(`[muster] could not record ${action} ${entry.sessionId}: ${(e as Error).message}`);
-    }
-    opts.bus.publish('session.action.recorded', entry);
-    if (failure !== undefined) throw failure;
-    return result as T;
   }
 
   async function focusSession(s: Session, pid?: number): Promise<FocusAnswer> {

@@ -126,3 +126,71 @@ test('get(id) finds a session of any source by its id alone', async () => {
   assert.equal(hub.get('33333333-3333-4333-8333-333333333333'), undefined);
   await hub.close();
 });
+
+test('a cold index: the first listing is served at once, progress goes out as index.progress.changed, each batch re-lists, the end is published after the last listing', async () => {
+  const bus = createEventBus();
+  const events: MusterEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const f = fakeSource([session(A)]);
+  let report: ((p: { harness: 'claude'; total: number; done: number; bytesTotal: number; bytesDone: number }) => void) | null = null;
+  let finish!: () => void;
+  f.src.coldIndex = (onProgress) => {
+    report = onProgress;
+    onProgress({ harness: 'claude', total: 2, done: 0, bytesTotal: 20, bytesDone: 0 });
+    return new Promise<void>((r) => (finish = r));
+  };
+  const hub = createHub({ sources: [f.src], bus, isAlive: () => true, debounceMs: 5 });
+  await hub.start();
+  await hub.ready();
+  assert.deepEqual(hub.list().map((s) => s.id), [A], 'ready before the cold index ends');
+  assert.deepEqual({ ...hub.indexing(), sources: [] }, { active: true, done: 0, total: 2, bytesDone: 0, bytesTotal: 20, sources: [] });
+  f.set([session(A), session(B)]);
+  report!({ harness: 'claude', total: 2, done: 1, bytesTotal: 20, bytesDone: 10 });
+  await wait(400); // the re-list of a batch comes within relistMs (250)
+  assert.deepEqual(hub.list().map((s) => s.id).sort(), [A, B].sort(), 'the batch is listed while indexing goes on');
+  const lists = f.lists();
+  finish();
+  await wait(50);
+  assert.ok(f.lists() > lists, 're-listed at the end');
+  assert.equal(hub.indexing().active, false);
+  const figures = events.filter((e) => e.type === 'index.progress.changed').map((e) => e.data as { done: number; active: boolean });
+  assert.deepEqual(figures.at(0), { ...figures.at(0), done: 0, active: true });
+  assert.deepEqual(figures.at(-1), { ...figures.at(-1), done: 1, active: false });
+  await hub.close();
+});
+
+test('the safety rescan backs off while nothing happens (2×, 4×, 8× the setting after the start) and comes back at the first activity', async (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout', 'setInterval'] });
+  let now = 0;
+  const f = fakeSource([session(A)]);
+  const hub = createHub({ sources: [f.src], bus: createEventBus(), isAlive: () => true, debounceMs: 5, rescanMs: () => 30_000, sweepMs: 1_000_000, clock: () => now });
+  await hub.start();
+  const advance = async (ms: number): Promise<void> => {
+    now += ms;
+    t.mock.timers.tick(ms);
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  };
+  const base = f.lists();
+  await advance(59_999);
+  assert.equal(f.lists(), base, 'the start listing counts: a quiet daemon waits twice the setting');
+  await advance(1);
+  assert.equal(f.lists(), base + 1);
+  await advance(120_000);
+  assert.equal(f.lists(), base + 2, 'then four times');
+  await advance(239_999);
+  assert.equal(f.lists(), base + 2, 'then eight times');
+  await advance(1);
+  assert.equal(f.lists(), base + 3);
+  await advance(240_000);
+  assert.equal(f.lists(), base + 4, 'and no more than eight');
+  await advance(10_000);
+  f.set([session(A), session(B)]);
+  f.fire(); // activity: a watch event
+  await advance(5);
+  const after = f.lists();
+  await advance(19_995);
+  assert.equal(f.lists(), after + 1, 'activity: the next comes the setting after the last');
+  await advance(30_000);
+  assert.equal(f.lists(), after + 2, 'and keeps that pace while the interval before had activity');
+  await hub.close();
+});

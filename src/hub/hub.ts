@@ -1,10 +1,10 @@
 /**
  * The hub merges every source into one session list and keeps it current:
  * - a source's watch() (inotify) triggers a debounced re-list of that source only;
- * - a slow safety rescan (settings.rescanSeconds, >= 30 s) re-lists everything;
- * - one liveness sweep (default every 500 ms) asks the OS port whether the pids of live sessions still
+ * - a slow safety rescan (settings.rescanSeconds, >= 30 s; up to 8× that while nothing happens) re-lists everything;
+ * - one liveness sweep (every 500 ms, 1 s once nothing happened for 15 s) asks whether the pids of live sessions still
  *   exist — a SIGKILLed agent writes nothing, so no file event would ever tell. It is a handful of
- *   kill(pid, 0) calls, not a per-session poll of files.
+ *   kill(pid, 0) calls (the probe, discovery/proc/liveness.ts), not a per-session poll of files.
  * Changes go out on the bus as session.upserted / session.removed / session.status.changed.
  */
 import type { EventBus } from '../events/index.ts';
@@ -12,6 +12,12 @@ import type { SessionSource, SourceDiagnostics } from '../discovery/contract.ts'
 import type { Harness, Session, SessionStatus } from '../core/session.ts';
 import { diffSessions, sessionKey } from './diff.ts';
 import type { HookStatusOverlay } from './hook-status.ts';
+import { createIndexingTracker } from './indexing.ts';
+import { startRescanTimer } from './rescan.ts';
+import type { RescanTimer } from './rescan.ts';
+import { startSweepTimer } from './sweep-timer.ts';
+import type { SweepTimer } from './sweep-timer.ts';
+import type { IndexingStatus } from './indexing.ts';
 
 export interface SessionFilter {
   live?: boolean;
@@ -28,13 +34,17 @@ export interface HubOptions {
   isAlive(pid: number): boolean;
   /** Debounce of source change notifications, ms. Default: 30. */
   debounceMs?: number;
-  /** Safety rescan interval, ms (read at each tick). Default: 60000. */
+  /** Safety rescan interval, ms (read at each tick; up to 8× that while nothing happens: rescan.ts). Default: 60000. */
   rescanMs?: () => number;
-  /** Liveness sweep interval, ms. Default: 500. */
+  /** Liveness sweep interval while things happen, ms. Default: 500. */
   sweepMs?: number;
+  /** Liveness sweep interval after 15 s without activity, ms (sweep-timer.ts). Default: 1000. */
+  quietSweepMs?: number;
   /** Exact status from hook events, applied over every listing (hook-status.ts). Default: none. */
   overlay?: HookStatusOverlay;
   log?(line: string): void;
+  /** Default: Date.now. */
+  clock?: () => number;
 }
 
 export interface HubDiagnostics {
@@ -54,6 +64,8 @@ export interface Hub {
   /** Re-lists one source (or all) now. */
   refresh(harness?: Harness): Promise<void>;
   diagnostics(): HubDiagnostics;
+  /** The cold indexes' progress (a first start reading a long history in the background). */
+  indexing(): IndexingStatus;
   counts(): Record<string, number>;
   close(): Promise<void>;
 }
@@ -70,10 +82,20 @@ export function compareSessions(a: Session, b: Session): number {
   return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/** True when `s` passes `filter` (the hub's listing and the fleet's other hosts share it). */
+export function sessionMatches(s: Session, filter: SessionFilter): boolean {
+  if (filter.live !== undefined && s.live !== filter.live) return false;
+  if (filter.harness && s.harness !== filter.harness) return false;
+  if (filter.status && s.status !== filter.status) return false;
+  if (filter.cwd && !(s.cwd === filter.cwd || s.cwd?.startsWith(filter.cwd.endsWith('/') ? filter.cwd : `${filter.cwd}/`))) return false;
+  return true;
+}
+
 export function createHub(opts: HubOptions): Hub {
   const log = opts.log ?? (() => {});
   const sessions = new Map<string, Session>();
   const byHarness = new Map<Harness, Map<string, Session>>();
+  const liveByHarness = new Map<Harness, Session[]>();
   const stats = new Map<Harness, { listErrors: number; lastListMs: number | null }>();
   const timers = new Map<Harness, ReturnType<typeof setTimeout>>();
   const disposers: (() => void | Promise<void>)[] = [];
@@ -83,6 +105,20 @@ export function createHub(opts: HubOptions): Hub {
   const work = new Map<Harness, { running: Promise<void> | null; full: boolean; ids: Set<string> }>();
   const pendingIds = new Map<Harness, Set<string> | null>();
   let closed = false;
+  /** Started after the first listing; told of every watch event, sweep find and published change. */
+  let rescanTimer: RescanTimer | null = null;
+  let sweepTimer: SweepTimer | null = null;
+  const noteActivity = (): void => {
+    rescanTimer?.activity();
+    sweepTimer?.activity();
+  };
+  const indexing = createIndexingTracker({
+    publish: (status) => opts.bus.publish('index.progress.changed', status),
+    relist: (h) => {
+      const src = opts.sources.find((s) => s.harness === h);
+      if (src) schedule(src);
+    },
+  });
   let markReady!: () => void;
   const readyPromise = new Promise<void>((r) => (markReady = r));
 
@@ -145,6 +181,11 @@ export function createHub(opts: HubOptions): Hub {
       sessions.set(sessionKey(s), s);
     }
     byHarness.set(harness, after);
+    // What the liveness sweep looks at: the live ones only, not a long history of dormant ones.
+    const live: Session[] = [];
+    for (const s of after.values()) if (s.live) live.push(s);
+    liveByHarness.set(harness, live);
+    if (diff.upserted.length + diff.removed.length + diff.statusChanged.length > 0) noteActivity();
     for (const s of diff.upserted) opts.bus.publish('session.upserted', { session: s });
     for (const s of diff.removed) opts.bus.publish('session.removed', { harness: s.harness, id: s.id });
     for (const c of diff.statusChanged) {
@@ -188,6 +229,7 @@ export function createHub(opts: HubOptions): Hub {
   /** Debounced: ids from watch events accumulate; an event without ids (or a sweep) asks for a full re-list. */
   function schedule(src: SessionSource, ids: string[] = []): void {
     if (closed) return;
+    noteActivity();
     const acc = pendingIds.get(src.harness);
     if (ids.length === 0) pendingIds.set(src.harness, null);
     else if (acc !== null) pendingIds.set(src.harness, new Set([...(acc ?? []), ...ids]));
@@ -202,16 +244,31 @@ export function createHub(opts: HubOptions): Hub {
     timers.set(src.harness, t);
   }
 
+  /** True when a process the session is live in is gone. Allocates nothing: it runs twice a second. */
+  function lostProcess(s: Session): boolean {
+    if (s.pids.length === 0) return s.pid ? !opts.isAlive(s.pid) : false;
+    for (const pid of s.pids) if (!opts.isAlive(pid)) return true;
+    return false;
+  }
+
   function sweep(): void {
     for (const src of opts.sources) {
-      const mine = byHarness.get(src.harness);
-      if (!mine) continue;
-      for (const s of mine.values()) {
-        if (s.live && (s.pids.length > 0 ? s.pids : s.pid ? [s.pid] : []).some((pid) => !opts.isAlive(pid))) {
+      for (const s of liveByHarness.get(src.harness) ?? []) {
+        if (lostProcess(s)) {
           schedule(src);
           break;
         }
       }
+    }
+  }
+
+  /** Starts a source's cold index; never throws (a source that fails to plan one lists as before). */
+  function startColdIndex(src: SessionSource): Promise<void> | null {
+    try {
+      return src.coldIndex?.((p) => indexing.progress(p)) ?? null;
+    } catch (e) {
+      log(`[muster] ${src.harness} source could not start its cold index: ${(e as Error).message}`);
+      return null;
     }
   }
 
@@ -225,6 +282,14 @@ export function createHub(opts: HubOptions): Hub {
   const hub: Hub = {
     ready: () => readyPromise,
     async start() {
+      // A first start on a long history: sources read their unread transcripts in worker threads while
+      // the first listing (everything already indexed, and every live session) is served at once.
+      for (const src of opts.sources) {
+        const run = startColdIndex(src);
+        // Still "indexing" until the listing with the last batch is out: a client that waits for the
+        // end and then lists sees every session.
+        if (run) void run.then(() => refreshSource(src)).then(() => indexing.finished(src.harness));
+      }
       await Promise.all(opts.sources.map((s) => refreshSource(s)));
       markReady();
       for (const src of opts.sources) {
@@ -234,29 +299,18 @@ export function createHub(opts: HubOptions): Hub {
           log(`[muster] ${src.harness} source cannot watch: ${(e as Error).message}`);
         }
       }
-      const sweepTimer = setInterval(sweep, opts.sweepMs ?? 500);
-      sweepTimer.unref?.();
-      disposers.push(() => clearInterval(sweepTimer));
-      let rescan: ReturnType<typeof setTimeout>;
-      const tick = () => {
-        rescan = setTimeout(() => {
-          for (const s of opts.sources) void refreshSource(s);
-          tick();
-        }, Math.max(30_000, opts.rescanMs?.() ?? 60_000));
-        rescan.unref?.();
-      };
-      tick();
-      disposers.push(() => clearTimeout(rescan));
+      sweepTimer = startSweepTimer({ sweep, activeMs: opts.sweepMs, quietMs: opts.quietSweepMs, clock: opts.clock });
+      disposers.push(() => sweepTimer?.close());
+      rescanTimer = startRescanTimer({
+        baseMs: () => Math.max(30_000, opts.rescanMs?.() ?? 60_000),
+        rescan: () => { for (const s of opts.sources) void refreshSource(s); },
+        clock: opts.clock,
+      });
+      disposers.push(() => rescanTimer?.close());
     },
     list(filter = {}) {
       const out: Session[] = [];
-      for (const s of sessions.values()) {
-        if (filter.live !== undefined && s.live !== filter.live) continue;
-        if (filter.harness && s.harness !== filter.harness) continue;
-        if (filter.status && s.status !== filter.status) continue;
-        if (filter.cwd && !(s.cwd === filter.cwd || s.cwd?.startsWith(filter.cwd.endsWith('/') ? filter.cwd : `${filter.cwd}/`))) continue;
-        out.push(s);
-      }
+      for (const s of sessions.values()) if (sessionMatches(s, filter)) out.push(s);
       return out.sort(compareSessions);
     },
     get(id) {
@@ -280,6 +334,7 @@ export function createHub(opts: HubOptions): Hub {
         live,
       };
     },
+    indexing: () => indexing.status(),
     counts() {
       const c: Record<string, number> = { sessions: sessions.size, live: 0, waiting: 0, working: 0 };
       for (const s of sessions.values()) {
@@ -292,6 +347,7 @@ export function createHub(opts: HubOptions): Hub {
     async close() {
       if (closed) return;
       closed = true;
+      indexing.close();
       for (const t of timers.values()) clearTimeout(t);
       for (const d of disposers.reverse()) {
         try {

@@ -78,6 +78,10 @@ export interface Page {
   closedBy: string | null;
   expiresAt: string;
   deliveries: DeliveryRecord[];
+  /** Fleet: the name of the host whose agent asked, on another host's page only. */
+  host?: string;
+  /** Fleet: the owning host's id, on another host's page only. */
+  hostId?: string;
 }
 
 export interface PageFilter {

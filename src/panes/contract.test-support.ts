@@ -20,6 +20,13 @@ export interface PaneContractFixture {
   focusedPane(): Promise<string | null>;
   /** The argv the pane's first process runs, as the OS or the server records it. */
   startArgv(paneId: string): Promise<string[] | null>;
+  /**
+   * A command that takes the pane's input as an agent TUI does (raw mode, bracketed paste on) and
+   * records it in `out`; resolves once it listens. What it received, read back by `received`.
+   */
+  reader(out: string): { argv: string[]; ready(paneId: string): Promise<void> };
+  /** What the pane's application received so far: the pasted text (newlines as `\n`) and whether Enter followed. */
+  received(paneId: string, out: string): Promise<{ text: string; enter: boolean }>;
   /** Attach a client when the manager has that notion (tmux); before this, focus may say no_client. */
   attachClient?(): Promise<void>;
   cleanup(): Promise<void>;
@@ -75,6 +82,26 @@ export function runPaneContract(name: string, makeFixture: () => Promise<PaneCon
       }
       const missing = await f.manager.focus(f.missingPaneId);
       assert.equal(missing.outcome, 'pane_not_found');
+    });
+
+    it('type pastes the text as data, then Enter: newlines, quotes and shell syntax arrive verbatim and run nothing', async () => {
+      const f = await fixture();
+      assert.ok(f.manager.type, `${f.manager.kind} can type into panes`);
+      const out = join(dir, 'typed');
+      const marker = join(dir, 'typed-pwned');
+      const reader = f.reader(out);
+      const opened = await f.manager.open({ cwd: dir, argv: reader.argv, label: 'reader' });
+      await reader.ready(opened.pane.id);
+      const text = `first $(touch ${marker}) \`touch ${marker}\`\nsecond; 'q' "x" | & \\ ünï ✓`;
+      assert.equal(await f.manager.type(opened.pane.id, text), 'typed');
+      let got = { text: '', enter: false };
+      for (let i = 0; i < 100 && !got.enter; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        got = await f.received(opened.pane.id, out);
+      }
+      assert.deepEqual(got, { text, enter: true });
+      assert.equal(existsSync(marker), false, 'nothing interpreted the text');
+      assert.equal(await f.manager.type(f.missingPaneId, 'hello'), 'pane_not_found');
     });
   });
 }

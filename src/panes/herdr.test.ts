@@ -26,6 +26,12 @@ runPaneContract('herdr (fake server, protocol 19)', async () => {
     missingPaneId: 'w1:p999',
     focusedPane: async () => fake.model.focusedPane,
     startArgv: async (id) => fake.model.panes.get(id)?.command ?? null,
+    // The fake records input instead of writing it to a terminal: the text (send_input), then Enter alone (send_keys).
+    reader: () => ({ argv: ['sleep', '300'], ready: async () => {} }),
+    received: async (id) => {
+      const inputs = fake.model.panes.get(id)?.inputs ?? [];
+      return { text: inputs.map((i) => i.text ?? '').join(''), enter: inputs.at(-1)?.keys?.join() === 'Enter' && inputs.at(-1)?.text === undefined };
+    },
     cleanup: () => fake.close(),
   };
 });

@@ -13,6 +13,8 @@ export interface HerdrPanesOptions {
   env?: NodeJS.ProcessEnv;
   /** Bound on one call, ms. Default: 3000. */
   timeoutMs?: number;
+  /** Pause between a typed paste and its Enter, ms (see TmuxPanesOptions.submitDelayMs). Default: 250. */
+  submitDelayMs?: number;
 }
 
 export interface HerdrPanes extends PaneManager {
@@ -115,6 +117,19 @@ export function createHerdrPanes(options: HerdrPanesOptions = {}): HerdrPanes {
       }
       // herdr's own UI is the client; the API does not say whether one is attached.
       return { outcome: 'focused', pane, client: null };
+    },
+    async type(paneId, text) {
+      // herdr wraps the text in bracketed paste when the application enabled it; Enter follows apart,
+      // after a pause (one write with both would reach Gemini CLI as a newline, not a submit).
+      try {
+        await call('pane.send_input', { pane_id: paneId, text });
+        await new Promise((r) => setTimeout(r, options.submitDelayMs ?? 250));
+        await call('pane.send_keys', { pane_id: paneId, keys: ['Enter'] });
+        return 'typed';
+      } catch (e) {
+        if (e instanceof HerdrError && e.code === 'pane_not_found') return 'pane_not_found';
+        throw e;
+      }
     },
     async open(request): Promise<OpenResult> {
       if (request.argv.length === 0) throw new Error('herdr open: empty argv');

@@ -28,6 +28,11 @@ test('an agent moved to the background of its shell (a command it ran took the t
   assert.equal(map.get(102)?.id, '%1');
   assert.equal(map.get(100)?.id, '%1');
   assert.equal(map.get(999), undefined);
+  // Keys typed into %1 reach npm test, not the agent: only the foreground group counts for input.
+  assert.equal(map.foreground(102)?.id, '%1');
+  assert.equal(map.foreground(101), undefined);
+  assert.equal(map.foreground(100), undefined);
+  assert.equal(map.process(101)?.pgrp, 101);
 });
 
 test('the foreground mapping wins over descent: a process reparented under another pane is placed by its tty', () => {

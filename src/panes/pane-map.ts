@@ -12,6 +12,14 @@ import type { PaneInfo, PaneRef } from './types.ts';
 export interface PaneMap {
   /** The pane hosting `pid`, if any. */
   get(pid: number): PaneRef | undefined;
+  /**
+   * The pane whose terminal `pid` is in the foreground of (pass 1): keys typed into that pane reach
+   * this process. Undefined for a process only descended from the pane's shell (a suspended agent, or
+   * one whose command took the terminal).
+   */
+  foreground(pid: number): PaneRef | undefined;
+  /** The process as the table the map was built from saw it (its start time guards against pid reuse). */
+  process(pid: number): ProcInfo | undefined;
   readonly size: number;
   readonly panes: readonly PaneInfo[];
   /** When the map was built (ms since epoch). */
@@ -20,6 +28,7 @@ export interface PaneMap {
 
 export function buildPaneMap(panes: readonly PaneInfo[], table: ProcessTable, builtAtMs = Date.now()): PaneMap {
   const map = new Map<number, PaneRef>();
+  const fg = new Map<number, PaneRef>();
   // Index processes by controlling tty once, so pass 1 stays linear in the table size.
   const byTty = new Map<number, ProcInfo[]>();
   for (const p of table.byPid.values()) {
@@ -36,6 +45,7 @@ export function buildPaneMap(panes: readonly PaneInfo[], table: ProcessTable, bu
       if (p.pgrp === shell.tpgid && !map.has(p.pid)) map.set(p.pid, pane.ref);
     }
   }
+  for (const [pid, ref] of map) fg.set(pid, ref);
   for (const pane of panes) {
     const seen = new Set<number>();
     const queue = [pane.shellPid];
@@ -47,7 +57,7 @@ export function buildPaneMap(panes: readonly PaneInfo[], table: ProcessTable, bu
       for (const child of table.children.get(pid) ?? []) if (!seen.has(child)) queue.push(child);
     }
   }
-  return { get: (pid) => map.get(pid), size: map.size, panes, builtAtMs };
+  return { get: (pid) => map.get(pid), foreground: (pid) => fg.get(pid), process: (pid) => table.byPid.get(pid), size: map.size, panes, builtAtMs };
 }
 
 /** The pane of the first of `pids` that has one (the main pid first). */

@@ -4,12 +4,14 @@
  * over all of them.
  */
 import type { PaneFocus, PaneOps } from '../hub/actions.ts';
+import type { PaneInput, PaneTarget } from '../send/ports.ts';
 import type { ProcPort, ProcessTable } from '../discovery/proc/types.ts';
 import { createHerdrPanes } from './herdr.ts';
 import { paneOfPids } from './pane-map.ts';
 import { createPaneTracker, type PaneTracker } from './pane-tracker.ts';
 import { createTmuxPanes } from './tmux.ts';
 import { readProcTree } from './proc-tree.ts';
+import { createTtyModeReader, type TtyMode } from './tty-mode.ts';
 import type { PaneManager, PaneRef } from './types.ts';
 
 export interface PaneServiceOptions {
@@ -22,10 +24,12 @@ export interface PaneServiceOptions {
   managers?: PaneManager[];
   /** Process tree for the map. Default: a stat-only /proc read on Linux, else proc.snapshot(). */
   table?: () => ProcessTable;
+  /** The mode of the terminal a process reads (tty-mode.ts). Default: /proc/<pid>/fd/0 and `stty -F`. */
+  ttyMode?: (pid: number) => Promise<TtyMode | null>;
   log?(line: string): void;
 }
 
-export interface PaneService extends PaneOps {
+export interface PaneService extends PaneOps, PaneInput {
   readonly managers: readonly PaneManager[];
   readonly tracker: PaneTracker;
 }
@@ -36,6 +40,7 @@ export function createPaneService(opts: PaneServiceOptions): PaneService {
   const table = opts.table ?? (process.platform === 'linux' ? () => readProcTree() : undefined);
   const tracker = createPaneTracker({ managers, proc: opts.proc, table, log: opts.log });
   const adHoc = new Map<string, PaneManager>();
+  const ttyMode = opts.ttyMode ?? createTtyModeReader();
 
   /** The manager a pane belongs to; a tmux pane on another socket gets its own adapter. */
   function managerOf(pane: PaneRef): PaneManager | undefined {
@@ -67,6 +72,23 @@ export function createPaneService(opts: PaneServiceOptions): PaneService {
     async opener() {
       for (const m of managers) if (await m.available()) return m;
       return null;
+    },
+    async target(pid): Promise<PaneTarget> {
+      // Fresh: a new table and new listings, so a pane that changed hands since the last map is seen.
+      const map = await tracker.rebuild({ relist: true }).catch(() => null);
+      const any = map?.get(pid);
+      const info = map?.process(pid);
+      if (!map || !any) return { ok: false, reason: 'no_pane', pane: null };
+      const pane = map.foreground(pid);
+      if (!pane || !info) return { ok: false, reason: 'not_foreground', pane: any };
+      const mode = await ttyMode(pid);
+      if (mode !== 'keys') return { ok: false, reason: mode === 'lines' ? 'line_mode' : 'unknown_mode', pane };
+      return { ok: true, pane, startTicks: info.startTicks };
+    },
+    async type(pane, text) {
+      const m = managerOf(pane);
+      if (!m?.type) return 'unsupported';
+      return m.type(pane.id, text);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runPaneContract } from './contract.test-support.ts';
@@ -20,6 +20,24 @@ const waitFor = async (what: string, pred: () => Promise<boolean>, ms = 5000) =>
   }
 };
 
+const READER = [
+  'import os, sys, tty',
+  'tty.setraw(0)',
+  "os.write(1, b'\\x1b[?2004h')",
+  "out = open(sys.argv[1], 'wb')",
+  'while True:',
+  '    b = os.read(0, 65536)',
+  '    if not b: break',
+  '    out.write(b); out.flush()',
+].join('\n');
+
+/** The bytes a raw-mode application got: `ESC[200~ … ESC[201~` (tmux sends newlines as CR), then CR = Enter. */
+function parseTyped(raw: string): { text: string; enter: boolean } {
+  // eslint-disable-next-line no-control-regex -- the paste brackets are escape sequences
+  const m = /^\x1b\[200~([\s\S]*)\x1b\[201~(\r?)$/.exec(raw);
+  return m ? { text: (m[1] ?? '').replace(/\r/g, '\n'), enter: m[2] === '\r' } : { text: raw, enter: false };
+}
+
 runPaneContract('tmux', async () => {
   const root = mkdtempSync(join(tmpdir(), 'muster-tmux-'));
   const socket = join(root, 'tmux.sock');
@@ -37,6 +55,14 @@ runPaneContract('tmux', async () => {
     async startArgv(paneId) {
       const pid = (await tmux(socket, ['display-message', '-p', '-t', paneId, '#{pane_pid}'])).trim();
       return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a, i, all) => a !== '' || i < all.length - 1);
+    },
+    reader: (out) => ({
+      // Raw mode and bracketed paste on, as an agent TUI sets its terminal; then it records every byte.
+      argv: ['python3', '-c', READER, out],
+      ready: (paneId) => waitFor(`the reader in ${paneId}`, async () => existsSync(out)),
+    }),
+    async received(_paneId, out) {
+      return parseTyped(existsSync(out) ? readFileSync(out, 'utf8') : '');
     },
     async attachClient() {
       // A headless terminal for a real tmux client: script(1) gives it a pty.

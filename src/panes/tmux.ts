@@ -9,8 +9,10 @@ import type { FocusResult, OpenRequest, OpenResult, PaneInfo, PaneManager } from
 import { createPaneListCache } from './tmux-pane-cache.ts';
 import { resolveTmuxSocket } from './tmux-socket.ts';
 
-/** Runs one tmux command (argv after `-S socket`); resolves stdout, rejects with stderr. */
-export type TmuxExec = (args: string[]) => Promise<string>;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Runs one tmux command (argv after `-S socket`), `input` on its stdin; resolves stdout, rejects with stderr. */
+export type TmuxExec = (args: string[], input?: string) => Promise<string>;
 
 export interface TmuxPanesOptions {
   /** Server socket. Default: from `TMUX`, else tmux's default socket for this uid. */
@@ -23,6 +25,12 @@ export interface TmuxPanesOptions {
   timeoutMs?: number;
   /** Command runner. Default: execFile('tmux', ['-S', socket, ...args]). */
   exec?: TmuxExec;
+  /**
+   * Pause between a typed paste and its Enter, ms. Default: 250. Gemini CLI 0.61 takes an Enter that
+   * comes within 40 ms of a paste as a newline, not a submit (so a paste ending in a newline does not
+   * send itself); sent in one write, the Enter would never submit.
+   */
+  submitDelayMs?: number;
   /** How long a listing may be reused while the server's pane processes are unchanged, ms. Default: 10000. */
   listTtlMs?: number;
   clock?: () => number;
@@ -72,12 +80,14 @@ export function createTmuxPanes(options: TmuxPanesOptions = {}): TmuxPanes {
   const timeout = options.timeoutMs ?? 5000;
   const exec: TmuxExec =
     options.exec ??
-    ((args) =>
+    ((args, input) =>
       new Promise((resolve, reject) => {
-        execFile('tmux', ['-S', socket, ...args], { timeout, encoding: 'utf8', maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
+        const child = execFile('tmux', ['-S', socket, ...args], { timeout, encoding: 'utf8', maxBuffer: 8 * 1024 * 1024 }, (error, stdout, stderr) => {
           if (error) reject(new Error(`tmux ${args[0]}: ${stderr.trim() || error.message}`));
           else resolve(stdout);
         });
+        child.stdin?.on('error', () => {});
+        child.stdin?.end(input ?? '');
       }));
   const clock = options.clock ?? Date.now;
   const cache = createPaneListCache(options.listTtlMs ?? 10_000);
@@ -150,6 +160,30 @@ export function createTmuxPanes(options: TmuxPanesOptions = {}): TmuxPanes {
         if (/no current client|no client/i.test((e as Error).message)) return { outcome: 'no_client', pane, hint: `tmux -S ${socket} attach -t ${paneId}` };
         return { outcome: 'pane_not_found', pane };
       }
+    },
+    async type(paneId, text) {
+      if (!PANE_ID.test(paneId)) return 'pane_not_found';
+      // Commands of one exec run in order: the text goes in through stdin (load-buffer -), never
+      // argv; a pane in copy mode leaves it first (else keys would act on the mode); paste-buffer -p
+      // brackets the paste when the application asked for it (every agent TUI does), so newlines
+      // arrive as text; -d drops the buffer. Enter follows as its own key, after a pause.
+      const buffer = `muster-send-${globalThis.crypto.randomUUID()}`;
+      const gone = (e: unknown) => /can't find pane|no such pane/i.test((e as Error).message);
+      try {
+        await exec(['load-buffer', '-b', buffer, '-', ';', 'if-shell', '-F', '-t', paneId, '#{pane_in_mode}', `send-keys -t ${paneId} -X cancel`, ';', 'paste-buffer', '-p', '-d', '-b', buffer, '-t', paneId], text);
+      } catch (e) {
+        await exec(['delete-buffer', '-b', buffer]).catch(() => {});
+        if (gone(e)) return 'pane_not_found';
+        throw e;
+      }
+      await sleep(options.submitDelayMs ?? 250);
+      try {
+        await exec(['send-keys', '-t', paneId, 'Enter']);
+      } catch (e) {
+        if (gone(e)) return 'pane_not_found';
+        throw e;
+      }
+      return 'typed';
     },
     async open(request): Promise<OpenResult> {
       if (request.argv.length === 0) throw new Error('tmux open: empty argv');

@@ -63,4 +63,11 @@ export interface PaneManager {
   focus(paneId: string): Promise<FocusResult>;
   /** Starts `argv` in a new window/tab in `cwd` with `label`; rejects when the manager refuses. */
   open(request: OpenRequest): Promise<OpenResult>;
+  /**
+   * Types `text` into the pane as one paste — bracketed when the application asked for bracketed
+   * paste, so its newlines do not submit early — then presses Enter. The text is data end to end
+   * (stdin or a JSON field), never a command line. 'pane_not_found' when the pane is gone; rejects
+   * on any other failure. Absent: this manager cannot type into panes.
+   */
+  type?(paneId: string, text: string): Promise<'typed' | 'pane_not_found'>;
 }

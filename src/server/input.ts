@@ -107,3 +107,11 @@ export function queryBoolean(raw: string | undefined, name: string): boolean | u
   if (!['true', 'false', '1', '0'].includes(raw)) throw new MusterError('invalid_argument', `${name} must be true or false`);
   return raw === 'true' || raw === '1';
 }
+
+/** A host name in a query (`?host=`): 1–64 characters, no control characters; undefined when absent. */
+export function queryHost(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  // eslint-disable-next-line no-control-regex -- a host name never holds control characters
+  if (raw.length < 1 || raw.length > 64 || raw.trim() !== raw || /[\u0000-\u001f\u007f]/.test(raw)) throw new MusterError('invalid_argument', 'host must be a host name (1 to 64 characters)');
+  return raw;
+}

@@ -80,3 +80,23 @@ describe('listen: request timeouts', () => {
     assert.equal(waited, 'answered');
   });
 });
+
+describe('listen: an idle server holds no timer', () => {
+  const timeouts = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
+  it('the timeout checks stop while no connection is open and come back with the next one', async () => {
+    const app = new Hono<AppEnv>();
+    const before = timeouts();
+    const l = await listen(app, { port: 0, headersTimeoutMs: HEADERS_MS, requestTimeoutMs: REQUEST_MS, checkIntervalMs: 50 });
+    try {
+      assert.equal(timeouts(), before, 'no check interval while idle');
+      const r = await stall(l.port, 'GET /x HTTP/1.1\r\n');
+      assert.match(r.reply, /^HTTP\/1\.1 408 /, 'a stalled connection is still cut');
+      assert.ok(r.ms < HEADERS_MS + 500, `closed after ${r.ms} ms`);
+      await new Promise((r) => setTimeout(r, 20));
+      assert.equal(timeouts(), before, 'stopped again once the last connection closed');
+    } finally {
+      await l.close();
+    }
+  });
+});

@@ -77,6 +77,7 @@ export async function listen(app: App, opts: ListenOptions): Promise<Listener> {
       if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || i === tries - 1) throw e;
     }
   }
+  pauseChecksWhileIdle(server, sockets);
   let closing: Promise<void> | undefined;
   return {
     port,
@@ -93,4 +94,37 @@ export async function listen(app: App, opts: ListenOptions): Promise<Listener> {
       return closing;
     },
   };
+}
+
+type CheckTimer = NodeJS.Timeout & { _onTimeout?: () => void; _idleTimeout?: number };
+
+/**
+ * Node checks the header and request timeouts of open connections on an interval that runs from
+ * listen() to close(), connections or not: a wakeup a second for an idle daemon. It is stopped while
+ * no connection is open and started again by the next one. Node keeps that interval under a symbol of
+ * the server; a Node that does not (another version) keeps its own interval and nothing changes.
+ */
+function pauseChecksWhileIdle(server: Server, sockets: Set<Socket>): void {
+  const key = Object.getOwnPropertySymbols(server).find((k) => k.description === 'http.server.connectionsCheckingInterval');
+  const slot = server as unknown as Record<symbol, CheckTimer | undefined>;
+  const first = key ? slot[key] : undefined;
+  const check = first?._onTimeout;
+  const ms = first?._idleTimeout;
+  if (!key || !first || typeof check !== 'function' || typeof ms !== 'number' || ms <= 0) return;
+  let running = true;
+  const stop = (): void => {
+    if (!running) return;
+    clearInterval(slot[key]);
+    running = false;
+  };
+  server.on('connection', (s: Socket) => {
+    if (!running) {
+      slot[key] = setInterval(check, ms).unref();
+      running = true;
+    }
+    s.once('close', () => {
+      if (sockets.size === 0 && server.listening) stop();
+    });
+  });
+  if (sockets.size === 0) stop();
 }

@@ -184,6 +184,13 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 9,
+    name: 'fleet: the outbox of changes waiting to be published, and a mirror of what was last queued per record',
+    up(db) {
+      db.exec(FLEET_OUTBOX_SQL);
+    },
+  },
+  {
+    version: 10,
     name: 'search: an FTS5 index of transcript messages (session, harness, role, time, position), fed by the transcript index',
     up(db) {
       db.exec(SEARCH_TABLES_SQL);
@@ -193,6 +200,24 @@ export const MIGRATIONS: Migration[] = [
     },
   },
 ];
+
+/** The fleet outbox and its mirror (store/fleet-outbox.ts reads and writes them). */
+export const FLEET_OUTBOX_SQL = `
+  CREATE TABLE fleet_outbox (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    op TEXT NOT NULL,
+    data TEXT,
+    at TEXT NOT NULL
+  );
+  CREATE TABLE fleet_mirror (
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (kind, key)
+  );
+`;
 
 /** The store schema marker published in the lock record (`schemaMarker`: a daemon of another schema is never used). */
 export const SCHEMA_MARKER = `muster-schema-${Math.max(0, ...MIGRATIONS.map((m) => m.version))}`;

@@ -15,6 +15,7 @@ import { createSqliteBoardRepository } from './board.ts';
 import { createSqliteActionsRepository } from './actions.ts';
 import { createSqlitePagesRepository } from './pages.ts';
 import { createSqliteLaunchesRepository } from './launches.ts';
+import { createSqliteOutboxRepository } from './fleet-outbox.ts';
 import { createSqliteWorktreesRepository } from './worktrees.ts';
 import { settingsFrom, validateSettingsPatch, type Settings } from './settings.ts';
 import type { Store } from './types.ts';
@@ -81,6 +82,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     pages: createSqlitePagesRepository(db),
     launches: createSqliteLaunchesRepository(db),
     goals: createSqliteGoalsRepository(db),
+    fleetOutbox: createSqliteOutboxRepository(db, clock),
     worktrees: createSqliteWorktreesRepository(db),
     close() {
       if (closed) return;
@@ -131,17 +133,25 @@ function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage, 
     records = [];
     texts = [];
     let deltas: UsageDelta[] = [];
-    db.transaction(() => {
-      deltas = usage.write(written);
-      search.write(indexed);
-      for (const [path, e] of batch) {
-        if (e) put.run(e.path, e.harness, e.size, e.mtimeMs, e.offset, JSON.stringify(e.summary ?? null));
-        else {
-          del.run(path);
-          search.forget(path);
+    // Without the fsync of synchronous=FULL (5 ms and more each on a busy disk, which a cold index
+    // of thousands of files pays per batch): a crash may lose the last index writes, which only means
+    // reading those bytes again, and the next FULL commit (a page, a goal) makes them durable with it.
+    db.pragma('synchronous = NORMAL');
+    try {
+      db.transaction(() => {
+        deltas = usage.write(written);
+        search.write(indexed);
+        for (const [path, e] of batch) {
+          if (e) put.run(e.path, e.harness, e.size, e.mtimeMs, e.offset, JSON.stringify(e.summary ?? null));
+          else {
+            del.run(path);
+            search.forget(path);
+          }
         }
-      }
-    })();
+      })();
+    } finally {
+      db.pragma('synchronous = FULL');
+    }
     usage.notify(deltas);
   };
   const schedule = (): void => {

@@ -10,6 +10,7 @@ import type { LaunchesRepository } from '../launch/types.ts';
 import type { BoardRepository } from '../board/ports.ts';
 import type { ActionsRepository } from './actions.ts';
 import type { PagesRepository } from '../pager/types.ts';
+import type { OutboxRepository } from '../fleet/types.ts';
 import type { UsageRepository } from '../usage/types.ts';
 import type { SearchRepository } from '../search/types.ts';
 import type { WorktreesRepository } from '../worktrees/types.ts';
@@ -40,7 +41,9 @@ export interface Store {
   launches: LaunchesRepository;
   /** Goals driven by the auditor (migration 6). */
   goals: GoalsRepository;
-  /** Worktrees Muster created for new sessions (migration 7). */
+  /** The fleet outbox: changes waiting to be published to the fleet's PostgreSQL (migration 9; empty unless joined). */
+  fleetOutbox: OutboxRepository;
+  /** Worktrees Muster created for new sessions (migration 8). */
   worktrees: WorktreesRepository;
   /** Closes the database. Idempotent. */
   close(): void;

@@ -48,4 +48,21 @@ describe('usage records in the store', () => {
     assert.equal(await store.usage.claimAlert('monthly', '2026-12'), true);
     store.close();
   });
+  it('a new key\'s delta (written in one statement) is the stored row\'s, as a read back gives it', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const changes: unknown[] = [];
+    store.usage.onRecorded((c) => changes.push(...c.deltas));
+    const fresh = { ...record({ iso: '2026-12-01T10:00:00.400Z', key: 'k1', input: 7, output: 3 }), costUsd: 0.25 };
+    store.transcriptIndex.put({ path: '/a', harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: {}, usage: [fresh, { ...fresh, key: 'k2', costUsd: null }] });
+    await new Promise((r) => setImmediate(r));
+    const rows = await store.usage.rollup({});
+    assert.equal(changes.length, 2);
+    assert.deepEqual(changes[0], {
+      record: 'claude\u0000k1', sessionId: fresh.sessionId, harness: 'claude', model: fresh.model, at: Date.parse('2026-12-01T10:00:00.400Z'), count: 1,
+      tokens: { input: 7, output: 3, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, recordedUsd: 0.25, recorded: 1,
+    });
+    assert.deepEqual((changes[1] as { recorded: number; recordedUsd: number }).recorded, 0);
+    assert.equal(rows.reduce((n, r) => n + r.count, 0), 2);
+    store.close();
+  });
 });

@@ -91,6 +91,8 @@ export interface SqliteUsage extends UsageRepository {
 
 export function createSqliteUsageRepository(db: Database.Database, clock: () => number): SqliteUsage {
   const upsert = db.prepare(UPSERT);
+  const insertNew = db.prepare(`INSERT OR IGNORE INTO usage_records(harness, key, session_id, rank, at_ms, model, input, output, cache_read, cache_write, reasoning, cost_usd)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const one = db.prepare<[string, string], StoredRow>('SELECT session_id, rank, at_ms, model, input, output, cache_read, cache_write, reasoning, cost_usd FROM usage_records WHERE harness = ? AND key = ?');
   const claim = db.prepare('INSERT OR IGNORE INTO usage_alerts(kind, period, at) VALUES (?, ?, ?)');
   const listeners = new Set<(change: UsageChange) => void>();
@@ -110,8 +112,19 @@ export function createSqliteUsageRepository(db: Database.Database, clock: () => 
       const deltas: UsageDelta[] = [];
       for (const r of records) {
         const t = r.tokens;
+        const at = Math.round(r.at);
+        // A key not stored yet (every record of a first start's index) is one statement: the row is
+        // what was inserted. Only a key seen before pays for the read, the merge and the read back.
+        if (insertNew.run(r.harness, r.key, r.sessionId, r.rank, at, r.model, t.input, t.output, t.cacheRead, t.cacheWrite, t.reasoning, r.costUsd).changes === 1) {
+          const row: StoredRow = {
+            session_id: r.sessionId, rank: r.rank, at_ms: at, model: r.model, input: t.input, output: t.output,
+            cache_read: t.cacheRead, cache_write: t.cacheWrite, reasoning: t.reasoning, cost_usd: r.costUsd,
+          };
+          deltas.push(deltaOf(row, r.harness, r.key, 1));
+          continue;
+        }
         const before = one.get(r.harness, r.key);
-        upsert.run(r.harness, r.key, r.sessionId, r.rank, Math.round(r.at), r.model, t.input, t.output, t.cacheRead, t.cacheWrite, t.reasoning, r.costUsd);
+        upsert.run(r.harness, r.key, r.sessionId, r.rank, at, r.model, t.input, t.output, t.cacheRead, t.cacheWrite, t.reasoning, r.costUsd);
         const after = one.get(r.harness, r.key);
         if (!after) continue;
         if (before && sameRow(before, after)) continue; // a repeat that changed nothing

@@ -99,4 +99,23 @@ describe('the TUI app', () => {
     assert.equal(fetches, 3, 'a plain reconnect hello replays events instead of refetching');
     tui.stop();
   });
+  it('a cold index: the figure from the listing, then from each index.progress.changed, gone at its end', async () => {
+    const t = fakeTerminal(140);
+    let handlers!: EventHandlers;
+    const api: TuiApi = {
+      async call(_method, path) {
+        if (path === '/sessions') return { sessions: [session(1)], indexing: { active: true, done: 3, total: 800, bytesDone: 1, bytesTotal: 9 } };
+        return { pages: [], goals: [] };
+      },
+    };
+    const tui = createTui({ api, terminal: t.term, color: false, events: (h) => ((handlers = h), { close: () => undefined }) });
+    await tui.start();
+    await until('the listing\'s figure', () => tui.state().indexing === 'indexed 3 / 800 transcripts');
+    handlers.onMessage({ id: '2', type: 'index.progress.changed', data: { active: true, done: 312, total: 800, bytesDone: 5, bytesTotal: 9, sources: [] } });
+    await until('the figure drawn', () => t.writes.join('').includes('indexed 312 / 800 transcripts'));
+    handlers.onMessage({ id: '3', type: 'index.progress.changed', data: { active: false, done: 800, total: 800, bytesDone: 9, bytesTotal: 9, sources: [] } });
+    assert.equal(tui.state().indexing, null);
+    t.press('q');
+    assert.equal(await tui.done, 0);
+  });
 });

@@ -18,6 +18,7 @@ import { LIMITS, type Page } from '../pager/index.ts';
 import type { Goal } from '../goals/index.ts';
 import type { UsageReport } from '../usage/index.ts';
 import { lastSevenDays, spendLineOf, spendPath } from './spend.ts';
+import { indexingLabel } from '../core/indexing.ts';
 
 export interface TuiApi {
   /** Calls `/api<path>`; resolves with the JSON body, rejects with an Error (`code` when the daemon named one). */
@@ -57,6 +58,7 @@ export interface Tui {
 
 function outcomeOf(body: Record<string, unknown>): string {
   if (typeof body.outcome === 'string') return body.outcome.replace('_', ' ');
+  if (typeof body.delivered === 'string') return `${body.delivered === 'resumed' ? 'resumed with it' : `sent (${body.delivered})`}${body.queued === true ? ', queued behind the running turn' : ''}`;
   const page = body.page as { status?: string } | undefined;
   if (page?.status) return page.status;
   const goal = body.goal as { status?: string } | undefined;
@@ -141,7 +143,7 @@ export function createTui(opts: TuiOptions): Tui {
       queue = [];
       snapshotReady = true;
       snapshotAfterHello ||= afterHello;
-      update(next);
+      update({ ...next, indexing: indexingLabel(s.indexing) });
     } catch (e) {
       update(flash(state, `could not load from the daemon: ${(e as Error).message}; retrying`, 'error', clock()));
       const t = setTimeout(() => void fetchSnapshot(), 2000);
@@ -165,7 +167,10 @@ export function createTui(opts: TuiOptions): Tui {
       }
       return;
     }
+    // Fleet: too many other hosts' records changed at once to send one by one — fetch them again.
+    if (m.type === 'fleet.resync') return void fetchSnapshot();
     if (m.type === 'usage.recorded') return spendSoon();
+    if (m.type === 'index.progress.changed') return update({ ...state, indexing: indexingLabel(m.data) });
     if (!snapshotReady) queue.push(m);
     else update(applyEvent(state, m));
   }

@@ -66,6 +66,21 @@ describe('keys', () => {
     assert.equal(press(start(), k('p')).state.flash?.level, 'error', 'no goal on the waiting session');
   });
 
+  it('m types a message and sends it to the selected session\'s send route; a dormant one is resumed with it', () => {
+    const live = press(start(), k('j'), k('m'));
+    assert.equal(live.state.mode.kind === 'input' && live.state.mode.prompt, 'Send to 00000000: ');
+    const sent = press(live.state, ...[...'run $(x)'].map((c) => k(c)), named('return'));
+    const call = sent.effects[0];
+    assert.ok(call?.kind === 'call');
+    assert.deepEqual([call.method, call.path, call.body], ['POST', `/sessions/claude/${uuid(1)}/send`, { text: 'run $(x)', via: 'cli' }]);
+    assert.equal(sent.state.mode.kind, 'normal');
+    const dormant = press(start(), named('end'), k('m'));
+    assert.match(dormant.state.mode.kind === 'input' ? dormant.state.mode.prompt : '', /^Resume with /);
+    const empty = press(live.state, named('return'));
+    assert.deepEqual(empty.effects, []);
+    assert.equal(empty.state.flash?.text, 'nothing sent (empty)');
+  });
+
   it('pages: a choice asks first then answers with its index; free text answers with text; d dismisses', () => {
     const inbox = press(start(), named('tab')).state;
     assert.equal(inbox.view, 'pages');

@@ -5,7 +5,7 @@
  */
 import { STATUSES } from '../core/session.ts';
 import { HARNESSES } from '../harnesses/registry.ts';
-import { pageRows, resolveSelection, rowIds, selectedPage, selectedSession } from './rows.ts';
+import { hostChoices, pageRows, resolveSelection, rowIds, selectedPage, selectedSession } from './rows.ts';
 import { flash } from './state.ts';
 import { shortId } from './format.ts';
 import type { ApiCall, Effect, Mode, TuiState } from './types.ts';
@@ -68,6 +68,9 @@ function sessionKeys(state: TuiState, key: Key, ctx: KeyContext): KeyResult {
       if (!s) return need();
       if (!s.live) return none(flash(state, `${shortId(s.id)} is not running`, 'error', ctx.now));
       return none(withMode(state, { kind: 'confirm', prompt: `End ${s.harness} session "${s.title}" (${shortId(s.id)})?`, call: { label: `end ${shortId(s.id)}`, method: 'POST', path: '/end', body: { sessionId: s.id, via: 'cli' } } }));
+    case 'm':
+      if (!s) return need();
+      return none(withMode(state, { kind: 'input', purpose: 'send', prompt: `${s.live ? 'Send to' : 'Resume with'} ${shortId(s.id)}: `, text: '', target: s.id }));
     case 's':
       if (!s) return need();
       return none(withMode(state, { kind: 'input', purpose: 'goal', prompt: `Goal for ${shortId(s.id)}: `, text: goal?.objective ?? '', target: s.id }));
@@ -86,6 +89,11 @@ function sessionKeys(state: TuiState, key: Key, ctx: KeyContext): KeyResult {
       return none({ ...state, filters: { ...state.filters, harness: cycle(HARNESSES, state.filters.harness) } });
     case 'a':
       return none({ ...state, filters: { ...state.filters, allEnded: !state.filters.allEnded } });
+    case 'o': {
+      const hosts = hostChoices(state);
+      if (hosts.length === 0) return none(flash(state, 'this host is not in a fleet (muster fleet join)', 'error', ctx.now));
+      return none({ ...state, filters: { ...state.filters, host: cycle(hosts, state.filters.host) } });
+    }
     case 'n':
       return openNewSession(state, ctx);
   }
@@ -135,6 +143,10 @@ function inputKeys(state: TuiState, mode: Extract<Mode, { kind: 'input' }>, key:
     if (!text || !mode.target) return none(flash(back, 'nothing sent (empty)', 'info', ctx.now));
     if (mode.purpose === 'answer') return { state: back, effects: [call('answer', 'POST', `/pages/${encodeURIComponent(mode.target)}/answer`, { text })] };
     const harness = state.sessions.get(mode.target)?.harness;
+    if (mode.purpose === 'send') {
+      if (!harness) return none(flash(back, 'that session is gone', 'error', ctx.now));
+      return { state: back, effects: [call(`send to ${shortId(mode.target)}`, 'POST', `/sessions/${harness}/${encodeURIComponent(mode.target)}/send`, { text, via: 'cli' })] };
+    }
     return { state: back, effects: [call(`set goal of ${shortId(mode.target)}`, 'POST', '/goals', { sessionId: mode.target, objective: text, ...(harness ? { harness } : {}) })] };
   }
   if (key.ch && !key.ctrl && !key.meta) return none(setText(mode.text + key.ch));
@@ -171,7 +183,7 @@ export function handleKey(state: TuiState, key: Key, ctx: KeyContext): KeyResult
     case 'home': return none(move(state, 'first'));
     case 'end': return none(move(state, 'last'));
     case 'tab': return none({ ...state, view: state.view === 'sessions' ? 'pages' : 'sessions', flash: null });
-    case 'escape': return none({ ...state, filters: { ...state.filters, text: '', status: null, harness: null }, flash: null });
+    case 'escape': return none({ ...state, filters: { ...state.filters, text: '', status: null, harness: null, host: null }, flash: null });
   }
   switch (key.ch) {
     case 'q': return { state, effects: [{ kind: 'quit' }] };

@@ -18,6 +18,8 @@ export const newPrompt = (m: NewMode): string => `New ${m.harness} session in ${
 export function openNewSession(state: TuiState, ctx: KeyContext): KeyResult {
   const s = selectedSession(state);
   if (!s?.cwd) return { state: flash(state, 'select a session first: the new one starts in its directory (`muster new --cwd DIR` starts anywhere)', 'error', ctx.now), effects: [] };
+  // Sessions start on this host: another host's directory may not exist here.
+  if (s.hostId) return { state: flash(state, `that session runs on host "${s.host ?? s.hostId}": start one there (muster new)`, 'error', ctx.now), effects: [] };
   return { state: { ...state, mode: { kind: 'new', harness: s.harness, cwd: s.cwd, text: '' } }, effects: [] };
 }
 

@@ -4,7 +4,7 @@ import type { Tone } from './ansi.ts';
 import { wrap } from './ansi.ts';
 import { harnessMark, shortId, since } from './format.ts';
 import { composeLine, textLine, type Style } from './line.ts';
-import type { TuiState } from './types.ts';
+import { hostLabel, type TuiState } from './types.ts';
 
 const STATUS_TONES: Record<string, Tone[]> = { pending: ['yellow', 'bold'], answered: ['green'], delivered: ['green'], expired: ['dim'], cancelled: ['dim'], dismissed: ['dim'] };
 
@@ -14,6 +14,7 @@ export function renderPageList(state: TuiState, pages: Page[], selectedIndex: nu
   if (selectedIndex < top) top = selectedIndex;
   top = Math.max(0, top);
   const lines: string[] = [];
+  const fleet = pages.some((p) => p.hostId);
   for (let i = top; i < Math.min(pages.length, top + height); i++) {
     const p = pages[i]!;
     const selected = i === selectedIndex;
@@ -25,6 +26,7 @@ export function renderPageList(state: TuiState, pages: Page[], selectedIndex: nu
       { text: since(p.createdAt, now), width: 6, tones: ['dim'] },
       { text: p.kind === 'question' ? '?' : '!', width: 2, tones: p.urgency === 'high' ? ['red', 'bold'] : [] },
       { text: p.harness ? harnessMark(p.harness) : '—', width: 4 },
+      ...(fleet ? [{ text: hostLabel(p), width: 11, tones: ['cyan'] as Tone[] }] : []),
       { text: who, width: Math.min(24, Math.floor(columns / 4)), tones: ['blue'] },
       { text: ` ${p.question}` },
     ], columns, style, selected ? ['inverse'] : []));

@@ -5,7 +5,7 @@ import type { Tone } from './ansi.ts';
 import { cacheText, compactNumber, harnessMark, repoBranch, shortId, since, totalTokens } from './format.ts';
 import { composeLine, textLine, type Cell, type Style } from './line.ts';
 import { sessionGroups, type GroupName } from './rows.ts';
-import type { TuiState } from './types.ts';
+import { hostLabel, type TuiState } from './types.ts';
 
 /** A line of the list before formatting: cheap to build for every session, formatted only when visible. */
 export type ListItem =
@@ -50,15 +50,21 @@ export function goalLabel(goal: Goal | undefined, evaluating: boolean): { text: 
   }
 }
 
-function sessionLine(state: TuiState, s: Session, selected: boolean, columns: number, now: number, style: Style): string {
+/** In a fleet (any record from another host), sessions and pages carry a host column. */
+export const inFleet = (state: Pick<TuiState, 'sessions' | 'pages'>): boolean => [...state.sessions.values()].some((s) => s.hostId) || [...state.pages.values()].some((p) => p.hostId);
+
+function sessionLine(state: TuiState, s: Session, selected: boolean, columns: number, now: number, style: Style, fleet: boolean): string {
   const look = s.live && s.statusKnown === false ? UNKNOWN_LOOK : (STATUS_LOOK[s.live ? s.status : 'ended'] ?? STATUS_LOOK.ended!);
+  // Another host's session while that host is silent: its last known state, dimmed and marked.
+  const away = s.hostReachable === false;
   const goal = goalLabel(state.goals.get(s.id), state.evaluating.has(s.id));
   const wide = columns >= 110;
-  const flex = Math.max(10, columns - (2 + 8 + 6 + 4 + 7 + 14 + (wide ? 10 : 0)));
+  const flex = Math.max(10, columns - (2 + 8 + 6 + 4 + 7 + 14 + (wide ? 10 : 0) + (fleet ? 11 : 0)));
   const repoW = Math.min(40, Math.floor(flex * 0.4));
   const cells: Cell[] = [
     { text: selected ? '› ' : '  ', width: 2, tones: ['bold'] },
-    { text: look.label, width: 8, tones: look.tones },
+    { text: look.label, width: 8, tones: away ? ['dim'] : look.tones },
+    ...(fleet ? [{ text: `${hostLabel(s)}${away ? '?' : ''}`, width: 11, tones: (away ? ['dim'] : ['cyan']) as Tone[] }] : []),
     { text: since(s.live ? s.statusSince : (s.lastActivityAt ?? s.statusSince), now), width: 6, tones: ['dim'] },
     { text: harnessMark(s.harness), width: 4 },
     ...(wide ? [{ text: shortId(s.id), width: 10, tones: ['dim'] as Tone[] }] : []),
@@ -67,7 +73,7 @@ function sessionLine(state: TuiState, s: Session, selected: boolean, columns: nu
     { text: compactNumber(totalTokens(s)).padStart(6), width: 7, tones: ['dim'] },
     { text: ` ${goal.text}`, width: 14, tones: goal.tones },
   ];
-  return composeLine(cells, columns, style, selected ? ['inverse'] : []);
+  return composeLine(cells, columns, style, selected ? ['inverse'] : away ? ['dim'] : []);
 }
 
 /** Lines of the list body; `top` is adjusted so the selected session (and its reason) stays visible. */
@@ -83,12 +89,13 @@ export function renderSessionList(state: TuiState, items: ListItem[], selectedIn
   }
   top = Math.max(0, top);
   const lines: string[] = [];
+  const fleet = inFleet(state);
   for (let i = top; i < Math.min(items.length, top + height); i++) {
     const it = items[i]!;
     if (it.kind === 'group') {
       const more = it.hidden > 0 ? ` · ${it.hidden} older hidden (a: show all)` : '';
       lines.push(textLine(`── ${GROUP_TITLE[it.name]} (${it.count})${more} `, columns, style, 'bold'));
-    } else if (it.kind === 'session') lines.push(sessionLine(state, it.session, it.index === selectedIndex, columns, now, style));
+    } else if (it.kind === 'session') lines.push(sessionLine(state, it.session, it.index === selectedIndex, columns, now, style, fleet));
     else lines.push(composeLine([{ text: '', width: 16 }, { text: `↳ ${it.session.waitingFor ?? ''}`, tones: ['yellow'] }], columns, style));
   }
   if (items.length === 0) lines.push(textLine(state.sessions.size === 0 ? '  No sessions yet.' : '  No session matches the filter (Esc clears it).', columns, style, 'dim'));
@@ -102,6 +109,10 @@ export function sessionDetail(state: TuiState, s: Session | undefined, height: n
   if (s) {
     const pane = s.pane ? `${s.pane.manager} ${s.pane.id}` : 'no pane';
     out.push(composeLine([{ text: `${s.harness} ${s.id}`, width: Math.min(50, columns), tones: ['bold'] }, { text: `  ${s.live ? `pid ${s.pid}` : 'dormant'} · ${pane} · ${s.model ?? 'model ?'} · ${s.costUsd === null ? '' : `$${s.costUsd.toFixed(2)} · `}last ${since(s.lastActivityAt, now)} ago` }], columns, style));
+    if (s.hostId) {
+      const note = s.hostReachable === false ? 'not heard from for 30 s or more: its last known state' : s.readOnly ? 'read-only: it takes no commands from other hosts' : 'focus works there only';
+      out.push(textLine(`on host ${s.host ?? '?'} — ${note}`, columns, style, s.hostReachable === false ? 'yellow' : 'cyan'));
+    }
     const cache = cacheText(s.cacheExpiresAt, now);
     const extra = [s.forkedFrom ? `forked from ${shortId(s.forkedFrom)}` : '', cache].filter(Boolean).map((t) => `  · ${t}`).join('');
     out.push(textLine(`${s.cwd ?? 'directory unknown'}${s.branch ? `  (${s.branch})` : ''}${extra}`, columns, style, 'dim'));

@@ -82,3 +82,13 @@ describe('render', () => {
     assert.match(text, /1-2: pick/);
   });
 });
+
+describe('render: a cold index', () => {
+  it('the status line carries "indexed n / N transcripts" at its right while a first start reads', () => {
+    const s = { ...world(3), indexing: 'indexed 312 / 800 transcripts' };
+    const last = plain(renderFrame(s, { columns: 120, rows: 24, now, color: false }).lines.at(-1) ?? '');
+    assert.match(last, /indexed 312 \/ 800 transcripts\s*$/);
+    const none = plain(renderFrame(world(3), { columns: 120, rows: 24, now, color: false }).lines.at(-1) ?? '');
+    assert.doesNotMatch(none, /indexed/);
+  });
+});

@@ -33,8 +33,8 @@ export const FLASH_MS = 5000;
 export const HELP: [string, string][] = [
   ['↑↓ j k', 'move'], ['PgUp PgDn g G', 'page, first, last'], ['Tab', 'sessions ⇄ pages inbox'],
   ['Enter', 'focus a live session / resume a dormant one'], ['f', 'focus the session\'s tmux/herdr pane'], ['r', 'resume (a new pane; live: focus)'],
-  ['n', 'new session in its directory (Tab: harness; type the first prompt)'], ['x', 'end the session (asks first)'], ['s', 'set the goal (type the objective)'], ['p / u', 'pause / resume the goal'], ['c', 'clear the goal (asks first)'],
-  ['/', 'filter the list'], ['S', 'search transcripts (Enter on a hit: its session)'], ['t', 'filter by status (cycles)'], ['h', 'filter by harness (cycles)'], ['a', 'all ended sessions / recent only'], ['Esc', 'clear filters'],
+  ['n', 'new session in its directory (Tab: harness; type the first prompt)'], ['x', 'end the session (asks first)'], ['m', 'send a message: its next prompt (dormant: resumed with it)'], ['s', 'set the goal (type the objective)'], ['p / u', 'pause / resume the goal'], ['c', 'clear the goal (asks first)'],
+  ['/', 'filter the list'], ['S', 'search transcripts (Enter on a hit: its session)'], ['t', 'filter by status (cycles)'], ['h', 'filter by harness (cycles)'], ['a', 'all ended sessions / recent only'], ['o', 'filter by host (cycles; in a fleet)'], ['Esc', 'clear filters'],
   ['pages: a Enter', 'answer in free text'], ['pages: 1-9', 'answer with that choice'], ['pages: d', 'dismiss'],
   ['Ctrl-L', 'redraw'], ['Ctrl-Z', 'suspend'], ['? / q', 'this help / quit'],
 ];
@@ -44,7 +44,7 @@ function header(state: TuiState, columns: number, style: Style): string {
   const waiting = live.filter((s) => s.status === 'waiting' || s.status === 'stuck').length;
   const pending = pendingCount(state);
   const f = state.filters;
-  const filters = [f.status && `status=${f.status}`, f.harness && `harness=${f.harness}`, f.text && `"${f.text}"`].filter(Boolean).join(' ');
+  const filters = [f.status && `status=${f.status}`, f.harness && `harness=${f.harness}`, f.host && `host=${f.host}`, f.text && `"${f.text}"`].filter(Boolean).join(' ');
   const conn: Cell = state.connection === 'live' ? { text: '● live', width: 7, tones: ['green'] } : { text: `○ ${state.connection}`, width: state.connection.length + 3, tones: ['yellow'] };
   const tab = (name: string, on: boolean): Cell => ({ text: ` ${name} `, width: name.length + 2, tones: on ? ['inverse', 'bold'] : ['dim'] });
   return composeLine([
@@ -69,12 +69,12 @@ function statusLine(state: TuiState, columns: number, now: number, style: Style)
     return textLine(state.flash.text, columns, style, ...tones);
   }
   const hints = state.view === 'sessions'
-    ? '?:keys  Tab:pages  Enter/f:focus  r:resume  n:new  x:end  s/p/u/c:goal  /:filter  S:search transcripts  t/h:filter  q:quit'
+    ? '?:keys  Tab:pages  Enter/f:focus  r:resume  n:new  x:end  m:send  s/p/u/c:goal  /:filter  S:search transcripts  t/h:filter  q:quit'
     : '?:keys  Tab:sessions  a:answer  1-9:choice  d:dismiss  /:search  q:quit';
-  if (!state.spend) return textLine(hints, columns, style, 'dim');
-  // Today's spend keeps its place at the right; the hints give way first on a narrow terminal.
-  const spend = spendText(state.spend);
-  return composeLine([{ text: hints, tones: ['dim'] }, { text: `  ${spend}`, width: Math.min(columns, spend.length + 2) }], columns, style);
+  // The cold index's figure and today's spend keep their place at the right; the hints give way first on a narrow terminal.
+  const right = [state.indexing, state.spend ? spendText(state.spend) : null].filter((x): x is string => x !== null).join('  ');
+  if (!right) return textLine(hints, columns, style, 'dim');
+  return composeLine([{ text: hints, tones: ['dim'] }, { text: `  ${right}`, width: Math.min(columns, right.length + 2) }], columns, style);
 }
 
 function help(columns: number, height: number, style: Style): string[] {

@@ -5,7 +5,7 @@
  */
 import type { Session } from '../core/session.ts';
 import type { Page } from '../pager/index.ts';
-import type { Filters, TuiState } from './types.ts';
+import { hostLabel, THIS_HOST, type Filters, type TuiState } from './types.ts';
 
 export type GroupName = 'waiting' | 'idle' | 'working' | 'ended';
 export const GROUP_ORDER: readonly GroupName[] = ['waiting', 'idle', 'working', 'ended'];
@@ -26,6 +26,7 @@ export function groupOf(s: Session): GroupName {
 function matches(s: Session, f: Filters): boolean {
   if (f.status && s.status !== f.status) return false;
   if (f.harness && s.harness !== f.harness) return false;
+  if (f.host && hostLabel(s) !== f.host) return false;
   if (!f.text) return true;
   const q = f.text.toLowerCase();
   return [s.title, s.id, s.repoRoot, s.cwd, s.branch, s.waitingFor, s.model, s.harness].some((v) => v?.toLowerCase().includes(q));
@@ -56,7 +57,8 @@ export function sessionRows(state: Pick<TuiState, 'sessions' | 'filters' | 'ende
 
 export function pageRows(state: Pick<TuiState, 'pages' | 'filters'>): Page[] {
   const q = state.filters.text.toLowerCase();
-  const list = [...state.pages.values()].filter((p) => !q || [p.question, p.context, p.id, p.sessionId].some((v) => v?.toLowerCase().includes(q)));
+  const host = state.filters.host;
+  const list = [...state.pages.values()].filter((p) => (!host || hostLabel(p) === host) && (!q || [p.question, p.context, p.id, p.sessionId].some((v) => v?.toLowerCase().includes(q))));
   const pending = list.filter((p) => p.status === 'pending').sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   const rest = list.filter((p) => p.status !== 'pending').sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return [...pending, ...rest];
@@ -85,4 +87,11 @@ export function selectedSession(state: TuiState): Session | undefined {
 export function selectedPage(state: TuiState): Page | undefined {
   const { id } = resolveSelection({ ...state, view: 'pages' }, pageRows(state).map((p) => p.id));
   return id ? state.pages.get(id) : undefined;
+}
+
+/** The hosts the operator can filter on: this host, then every other host seen, by name (empty outside a fleet). */
+export function hostChoices(state: Pick<TuiState, 'sessions' | 'pages'>): string[] {
+  const others = new Set<string>();
+  for (const r of [...state.sessions.values(), ...state.pages.values()]) if (r.hostId && r.host) others.add(r.host);
+  return others.size === 0 ? [] : [THIS_HOST, ...[...others].sort()];
 }

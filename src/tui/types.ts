@@ -14,6 +14,8 @@ export interface Filters {
   text: string;
   status: SessionStatus | null;
   harness: Harness | null;
+  /** In a fleet: one host's sessions and pages (its name; THIS_HOST for this host's own). */
+  host: string | null;
   /** Show every ended session instead of the most recent `endedLimit`. */
   allEnded: boolean;
 }
@@ -52,7 +54,7 @@ export interface TranscriptSearch {
 export type Mode =
   | { kind: 'normal' }
   | { kind: 'help' }
-  | { kind: 'input'; purpose: 'search' | 'answer' | 'goal' | 'transcripts'; prompt: string; text: string; target: string | null }
+  | { kind: 'input'; purpose: 'search' | 'answer' | 'goal' | 'send' | 'transcripts'; prompt: string; text: string; target: string | null }
   | { kind: 'confirm'; prompt: string; call: ApiCall }
   /** `n`: a new session of `harness` in `cwd`; `text` is its first prompt. */
   | { kind: 'new'; harness: Harness; cwd: string; text: string };
@@ -84,9 +86,17 @@ export interface TuiState extends StreamState {
   /** Today's spend and the last 7 days for the status line; null until fetched. */
   spend: SpendLine | null;
   transcripts: TranscriptSearch | null;
+  /** "indexed 312 / 800 transcripts" while a first start reads a long history; null otherwise. */
+  indexing: string | null;
 }
 
 export type Snapshot = StreamSnapshot;
+
+/** The host filter's value for this host's own records (another host's are named by their host). */
+export const THIS_HOST = 'this host';
+
+/** The host of a session or page in a fleet: another host's name, or THIS_HOST. */
+export const hostLabel = (r: { hostId?: string; host?: string }): string => (r.hostId ? (r.host ?? '?') : THIS_HOST);
 
 export function initialState(overrides: Partial<TuiState> = {}): TuiState {
   return {
@@ -95,13 +105,14 @@ export function initialState(overrides: Partial<TuiState> = {}): TuiState {
     selected: { sessions: null, pages: null },
     selectedIndex: { sessions: 0, pages: 0 },
     top: { sessions: 0, pages: 0 },
-    filters: { text: '', status: null, harness: null, allEnded: false },
+    filters: { text: '', status: null, harness: null, host: null, allEnded: false },
     mode: { kind: 'normal' },
     flash: null,
     connection: 'connecting',
     endedLimit: 20,
     spend: null,
     transcripts: null,
+    indexing: null,
     ...overrides,
   };
 }

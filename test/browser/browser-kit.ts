@@ -64,6 +64,19 @@ export function writeRegistry(claudeHome: string, s: FakeSession): void {
   renameSync(`${file}.tmp`, file);
 }
 
+/** Debian's chromium in a fresh profile (the caller removes `profile` after closing the context). */
+export async function launchBrowser(colorScheme: 'light' | 'dark' = 'light'): Promise<{ profile: string; context: BrowserContext }> {
+  const profile = mkdtempSync(join(tmpdir(), 'muster-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: ARGS,
+    headless: true,
+    colorScheme,
+    viewport: { width: 1400, height: 860 },
+  });
+  return { profile, context };
+}
+
 export async function startBoard(options: { colorScheme?: 'light' | 'dark'; prepare?(claudeHome: string): void; env?: NodeJS.ProcessEnv } = {}): Promise<BoardRig> {
   const t = tempHome('muster-browser-');
   const claudeHome = join(t.home, '.claude');
@@ -71,14 +84,7 @@ export async function startBoard(options: { colorScheme?: 'light' | 'dark'; prep
   options.prepare?.(claudeHome);
   const { child, envelope } = await startServe(envFor(t.home, options.env ?? {}));
   const { base, token } = splitBoardUrl(envelope.boardUrl);
-  const profile = mkdtempSync(join(tmpdir(), 'muster-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: ARGS,
-    headless: true,
-    colorScheme: options.colorScheme ?? 'light',
-    viewport: { width: 1400, height: 860 },
-  });
+  const { profile, context } = await launchBrowser(options.colorScheme);
   const requests: string[] = [];
   const blocked: string[] = [];
   context.on('request', (r) => void requests.push(r.url()));

@@ -116,7 +116,9 @@ describe('goals on live pi, omp and OpenCode sessions', () => {
       await typeUntilSent(tmux, model, pane.id, 'start on the goal');
       await until('goal complete', async () => (await goal(d, id)).status === 'complete');
       assert.equal((await goal(d, id)).turns, 3);
-      assert.equal(continuations(model, mark).length, 2, 'two continuation prompts reached the model');
+      // On failure: what each request since the goal was set said last, to tell a retyped prompt from a lost continuation.
+      const said = () => JSON.stringify(model.requests.slice(mark).map((r) => `${r.sideCall ? 'side' : 'turn'}: ${lastUserText(r).slice(0, 60)}`));
+      assert.equal(continuations(model, mark).length, 2, `two continuation prompts reached the model; requests: ${said()}`);
       assert.equal(auditor.pending(), 0);
 
       // 2. three needs-user verdicts: blocked with a page; the operator's answer is the next prompt.

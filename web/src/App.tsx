@@ -12,6 +12,7 @@ import { SessionPanel } from './session-panel.tsx';
 import { useBoard } from './use-board.ts';
 import { useTheme } from './theme.ts';
 import { TodaySpend } from './today-spend.tsx';
+import { IndexProgress } from './index-progress.tsx';
 import type { Page, Session } from './types.ts';
 
 import type { TranscriptTarget } from './search/transcript-panel.tsx';
@@ -113,9 +114,16 @@ export function App() {
         <span className={`conn conn-${data.conn}`} data-testid="connection">
           {data.conn === 'live' ? 'live' : data.conn === 'lost' ? 'connection lost — retrying' : 'connecting…'}
         </span>
+        {data.fleet.self !== null && (
+          <span className={`fleet${data.fleet.connected ? '' : ' bad'}`} data-testid="fleet" title={data.fleet.hosts.map((h) => `${h.name}: ${h.reachable ? 'reachable' : 'unreachable'}${h.acceptCommands ? '' : ', read-only'}`).join('\n')}>
+            {data.fleet.connected ? `fleet · ${data.fleet.self} + ${data.fleet.hosts.length} host${data.fleet.hosts.length === 1 ? '' : 's'}` : 'fleet database unreachable — working alone'}
+            {data.fleet.hosts.some((h) => !h.reachable) && ` (${data.fleet.hosts.filter((h) => !h.reachable).length} unreachable)`}
+          </span>
+        )}
         <span className="tally" data-testid="tally">
           <b className={counts.waiting > 0 ? 'need' : ''}>{counts.waiting} waiting</b> · {counts.working} working · {counts.live} live · {sessions.length} total
         </span>
+        <IndexProgress figure={data.indexing} />
         <TodaySpend tick={data.usageTick} onOpen={() => go('spend')} />
         <nav className="views" aria-label="views">
           <button type="button" className={view === 'list' ? 'on' : ''} onClick={() => go('list')} data-testid="view-list">List</button>
@@ -139,7 +147,7 @@ export function App() {
           </Suspense>
         )}
         {view === 'list' ? (
-          <ListView sessions={listed} board={data.characters} now={now} selectedId={selected} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged}
+          <ListView sessions={listed} board={data.characters} now={now} selectedId={selected} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged} fleet={data.fleet}
             scope={scope ? { label: scope.label, onClear: () => setScope(null) } : undefined} />
         ) : view === 'spend' ? (
           <Suspense fallback={<p className="muted loading">Loading the Spend view…</p>}>
@@ -159,7 +167,8 @@ export function App() {
             parent={current.forkedFrom ? data.sessions.get(current.forkedFrom) : undefined} onOpen={open} />
         )}
       </main>
-      {showNew && <NewSessionDialog sessions={sessions} from={current} onStarted={started} onClose={() => setShowNew(false)} />}
+      {/* A new session starts on this host: another host's directories are not offered. */}
+      {showNew && <NewSessionDialog sessions={sessions.filter((s) => !s.hostId)} from={current?.hostId ? undefined : current} onStarted={started} onClose={() => setShowNew(false)} />}
       {showCharacters && data.characters && <CharactersDialog board={data.characters} onClose={() => setShowCharacters(false)} onChanged={() => void data.refreshCharacters()} />}
     </div>
   );

@@ -8,8 +8,11 @@ import { keyOf, type Session } from './types.ts';
 
 export type SortKey = 'status' | 'title' | 'harness' | 'repo' | 'tokens' | 'cost' | 'activity';
 export interface Sort { key: SortKey; dir: 1 | -1 }
-export interface Filters { harness: string; status: string; repo: string; live: string; q: string }
-export const NO_FILTERS: Filters = { harness: '', status: '', repo: '', live: '', q: '' };
+export interface Filters { harness: string; status: string; repo: string; live: string; q: string; host: string }
+export const NO_FILTERS: Filters = { harness: '', status: '', repo: '', live: '', q: '', host: '' };
+
+/** In a fleet, the host a session runs on: another host's name, or this host's for its own (events carry no host for them). */
+export const hostOf = (s: Session, self: string | null): string => (s.hostId ? (s.host ?? '') : (self ?? ''));
 
 const byStatus = (a: Session, b: Session) =>
   Number(b.live) - Number(a.live) || (STATUS_RANK[a.status] ?? 9) - (STATUS_RANK[b.status] ?? 9) || (b.lastActivityAt ?? '').localeCompare(a.lastActivityAt ?? '');
@@ -23,6 +26,9 @@ export const SORTS: Record<SortKey, (a: Session, b: Session) => number> = {
   activity: (a, b) => (b.lastActivityAt ?? '').localeCompare(a.lastActivityAt ?? ''),
 };
 
+/** The host filter's value for this host's own sessions (another host's are named by their host). */
+export const SELF = '\u0000self';
+
 export function matches(s: Session, f: Filters): boolean {
   const q = f.q.trim().toLowerCase();
   return (
@@ -30,6 +36,7 @@ export function matches(s: Session, f: Filters): boolean {
     (!f.status || s.status === f.status) &&
     (!f.repo || (s.repoRoot ?? s.cwd) === f.repo) &&
     (!f.live || String(s.live) === f.live) &&
+    (!f.host || (s.hostId ? s.host : SELF) === f.host) &&
     (!q || [s.title, s.id, s.repoRoot, s.cwd, s.branch, s.waitingFor, s.model].some((v) => v?.toLowerCase().includes(q)))
   );
 }
@@ -86,4 +93,45 @@ export function orderRows(prev: Ordered | null, sessions: Session[], filters: Fi
     rows[at] = now;
   }
   return { rows: rows ?? prev.rows, index: prev.index, source: sessions, filters, sort, full: false };
+}
+
+/** A line of the list in a fleet: a host's header, a repo's header under it, or a session row. */
+export type ListItem =
+  | { kind: 'host'; key: string; host: string; self: boolean; count: number; reachable: boolean; readOnly: boolean }
+  | { kind: 'repo'; key: string; repo: string; count: number }
+  | { kind: 'row'; key: string; s: Session; row: number };
+
+const repoOf = (s: Session): string => s.repoRoot ?? s.cwd ?? '';
+
+/**
+ * The rows grouped by host (this host first, then by name), then by repo (by path, "no directory"
+ * last); inside a group the rows keep their order. `row` is the index into `rows` (the cursor's).
+ */
+export function groupByHost(rows: readonly Session[], self: string | null, hostState: ReadonlyMap<string, { reachable: boolean; acceptCommands: boolean }>): ListItem[] {
+  const byHost = new Map<string, Map<string, number[]>>();
+  rows.forEach((s, i) => {
+    const h = hostOf(s, self);
+    const repos = byHost.get(h) ?? new Map<string, number[]>();
+    byHost.set(h, repos);
+    const r = repoOf(s);
+    repos.set(r, [...(repos.get(r) ?? []), i]);
+  });
+  const hosts = [...byHost.keys()].sort((a, b) => (a === self ? -1 : b === self ? 1 : a.localeCompare(b)));
+  const out: ListItem[] = [];
+  for (const h of hosts) {
+    const repos = byHost.get(h) as Map<string, number[]>;
+    const state = hostState.get(h);
+    const count = [...repos.values()].reduce((n, r) => n + r.length, 0);
+    out.push({ kind: 'host', key: `host:${h}`, host: h, self: h === self, count, reachable: h === self || state?.reachable !== false, readOnly: h !== self && state?.acceptCommands === false });
+    const names = [...repos.keys()].sort((a, b) => (a === '' ? 1 : b === '' ? -1 : a.localeCompare(b)));
+    for (const r of names) {
+      const idx = repos.get(r) as number[];
+      out.push({ kind: 'repo', key: `repo:${h}:${r}`, repo: r, count: idx.length });
+      for (const i of idx) {
+        const s = rows[i] as Session;
+        out.push({ kind: 'row', key: keyOf(s), s, row: i });
+      }
+    }
+  }
+  return out;
 }

@@ -24,12 +24,17 @@ export interface RowProps {
   goal: GoalView | undefined;
   onOpen(s: Session): void;
   onPagesChanged(): void;
+  /** In a fleet: the host the session runs on (a column of its own). */
+  host?: string;
 }
 
-export const Row = memo(function Row({ s, board, selected, cursor, now, pages, goal, onOpen, onPagesChanged }: RowProps) {
+export const Row = memo(function Row({ s, board, selected, cursor, now, pages, goal, onOpen, onPagesChanged, host }: RowProps) {
   const cache = cacheState(s.cacheExpiresAt, now);
+  // Another host's session while that host is silent: its last known state, dimmed (never dropped).
+  const away = s.hostReachable === false;
   return (
-    <tr className={`row st-${s.status}${selected ? ' selected' : ''}${cursor ? ' cursor' : ''}${s.live ? '' : ' dormant'}`} data-key={keyOf(s)} data-status={s.status} onClick={() => onOpen(s)} aria-selected={selected}>
+    <tr className={`row st-${s.status}${selected ? ' selected' : ''}${cursor ? ' cursor' : ''}${s.live ? '' : ' dormant'}${away ? ' unreachable' : ''}`} data-key={keyOf(s)} data-status={s.status} data-host={host} onClick={() => onOpen(s)} aria-selected={selected}>
+      {host !== undefined && <td className="c-host" title={away ? `${host} has not been heard from for 30 s or more` : host}>{host}{away && ' ⚠'}</td>}
       <td><HarnessMark harness={s.harness} /></td>
       <td className="c-face">
         <CharacterFace board={board} session={s} size={24} />

@@ -8,9 +8,10 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { STATUS_RANK, basename } from './format.ts';
 import { harnessLabels, harnessNames } from './harnesses.ts';
-import { NO_FILTERS, orderRows, type Filters, type Ordered, type Sort, type SortKey } from './list-order.ts';
+import { groupByHost, NO_FILTERS, orderRows, SELF, type Filters, type ListItem, type Ordered, type Sort, type SortKey } from './list-order.ts';
 import { ROW_H, Row } from './list-row.tsx';
 import { keyOf, type BoardCharacters, type GoalView, type Page, type Session } from './types.ts';
+import type { BoardFleet } from './use-board.ts';
 
 export { NO_FILTERS, filterSessions, type Filters } from './list-order.ts';
 
@@ -27,6 +28,8 @@ export interface ListViewProps {
   goalsBySession: Map<string, GoalView>;
   onOpen(s: Session): void;
   onPagesChanged(): void;
+  /** In a fleet: a host column and filter, and rows grouped by host, then repo. */
+  fleet?: BoardFleet;
   /** When the list is narrowed from outside (a Spend bar): what to call it, and how to widen it again. */
   scope?: { label: string; onClear(): void };
 }
@@ -54,7 +57,7 @@ function useWindow(scroller: React.RefObject<HTMLElement | null>, body: React.Re
   return win;
 }
 
-export function ListView({ sessions, board, now, selectedId, pagesBySession, goalsBySession, onOpen, onPagesChanged, scope }: ListViewProps) {
+export function ListView({ sessions, board, now, selectedId, pagesBySession, goalsBySession, onOpen, onPagesChanged, fleet, scope }: ListViewProps) {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [sort, setSort] = useState<Sort>({ key: 'status', dir: 1 });
   const [cursor, setCursor] = useState(0);
@@ -64,6 +67,18 @@ export function ListView({ sessions, board, now, selectedId, pagesBySession, goa
   const order = useRef<Ordered | null>(null);
   const repos = useMemo(() => [...new Set(sessions.map((s) => s.repoRoot ?? s.cwd).filter((r): r is string => !!r))].sort(), [sessions]);
   const rows = useMemo(() => (order.current = orderRows(order.current, sessions, filters, sort)).rows, [sessions, filters, sort]);
+  const self = fleet?.self ?? null;
+  const inFleet = self !== null || sessions.some((s) => s.hostId);
+  const hostState = useMemo(() => new Map((fleet?.hosts ?? []).map((h) => [h.name, h])), [fleet?.hosts]);
+  const hostNames = useMemo(() => [...new Set([...(fleet?.hosts ?? []).map((h) => h.name), ...sessions.flatMap((s) => (s.hostId && s.host ? [s.host] : []))])].sort(), [fleet?.hosts, sessions]);
+  // In a fleet the list is grouped by host, then repo (headers are rows of the same height, so the
+  // virtual window still counts in rows); outside one every line is a session, as before.
+  const items: ListItem[] = useMemo(() => (inFleet ? groupByHost(rows, self, hostState) : rows.map((s, i) => ({ kind: 'row' as const, key: keyOf(s), s, row: i }))), [inFleet, rows, self, hostState]);
+  const itemOfRow = useMemo(() => {
+    const m = new Map<number, number>();
+    items.forEach((it, i) => it.kind === 'row' && m.set(it.row, i));
+    return m;
+  }, [items]);
   const win = useWindow(scroller, body);
 
   useEffect(() => {
@@ -94,10 +109,10 @@ export function ListView({ sessions, board, now, selectedId, pagesBySession, goa
     const bodyTop = b.getBoundingClientRect().top - el.getBoundingClientRect().top + el.scrollTop;
     // The filters bar (48 px) and the table header stick above the rows.
     const sticky = 48 + (b.parentElement?.querySelector('thead')?.getBoundingClientRect().height ?? 0);
-    const rowTop = bodyTop + cursor * ROW_H;
+    const rowTop = bodyTop + (itemOfRow.get(cursor) ?? cursor) * ROW_H;
     if (rowTop - sticky < el.scrollTop) el.scrollTop = rowTop - sticky;
     else if (rowTop + ROW_H > el.scrollTop + el.clientHeight) el.scrollTop = rowTop + ROW_H - el.clientHeight;
-  }, [cursor]);
+  }, [cursor, itemOfRow]);
 
   const set = (k: keyof Filters) => (e: { target: { value: string } }) => setFilters((f) => ({ ...f, [k]: e.target.value }));
   const header = (key: SortKey, label: string, cls = '') => (
@@ -110,8 +125,9 @@ export function ListView({ sessions, board, now, selectedId, pagesBySession, goa
   );
   const cursorKey = rows[cursor] ? keyOf(rows[cursor]) : null;
   const first = Math.max(0, Math.floor(win.top / ROW_H) - OVERSCAN);
-  const last = Math.min(rows.length, Math.ceil((win.top + win.height) / ROW_H) + OVERSCAN);
-  const visible = rows.slice(first, last);
+  const last = Math.min(items.length, Math.ceil((win.top + win.height) / ROW_H) + OVERSCAN);
+  const visible = items.slice(first, last);
+  const cols = inFleet ? 10 : 9;
 
   return (
     <section className="list-view" data-testid="list-view" ref={scroller}>
@@ -129,6 +145,13 @@ export function ListView({ sessions, board, now, selectedId, pagesBySession, goa
           <option value="">all repos</option>
           {repos.map((r) => <option key={r} value={r}>{basename(r)}</option>)}
         </select>
+        {inFleet && (
+          <select value={filters.host} onChange={set('host')} aria-label="host" data-testid="host-filter">
+            <option value="">all hosts</option>
+            {self !== null && <option value={SELF}>{self} (this host)</option>}
+            {hostNames.filter((h) => h !== self).map((h) => <option key={h} value={h}>{h}</option>)}
+          </select>
+        )}
         <select value={filters.live} onChange={set('live')} aria-label="live">
           <option value="">live and ended</option>
           <option value="true">live only</option>
@@ -145,6 +168,7 @@ export function ListView({ sessions, board, now, selectedId, pagesBySession, goa
       <table className="sessions" aria-rowcount={rows.length}>
         <thead>
           <tr>
+            {inFleet && <th className="c-host">Host</th>}
             {header('harness', '', 'c-mark')}
             <th className="c-face" />
             {header('title', 'Session')}
@@ -157,12 +181,21 @@ export function ListView({ sessions, board, now, selectedId, pagesBySession, goa
           </tr>
         </thead>
         <tbody ref={body} className={cursorKey ? '' : 'no-cursor'}>
-          {first > 0 && <tr className="spacer" aria-hidden="true" style={{ height: first * ROW_H }}><td colSpan={9} /></tr>}
-          {visible.map((s) => {
-            const k = keyOf(s);
-            return <Row key={k} s={s} board={board} now={now} selected={s.id === selectedId} cursor={k === cursorKey} pages={pagesBySession.get(s.id)} goal={goalsBySession.get(s.id)} onOpen={onOpen} onPagesChanged={onPagesChanged} />;
+          {first > 0 && <tr className="spacer" aria-hidden="true" style={{ height: first * ROW_H }}><td colSpan={cols} /></tr>}
+          {visible.map((it) => {
+            if (it.kind === 'host') {
+              return (
+                <tr key={it.key} className={`group host-group${it.reachable ? '' : ' unreachable'}`} data-testid="host-group" data-host={it.host}>
+                  <td colSpan={cols}><b>{it.host}</b>{it.self && <span className="muted"> · this host</span>} <span className="muted">· {it.count} session{it.count === 1 ? '' : 's'}</span>
+                    {!it.reachable && <span className="badge bad"> unreachable — last known state</span>}{it.readOnly && <span className="badge"> read-only</span>}</td>
+                </tr>
+              );
+            }
+            if (it.kind === 'repo') return <tr key={it.key} className="group repo-group" data-testid="repo-group"><td colSpan={cols}><span className="muted">{it.repo ? basename(it.repo) : 'no directory'}</span> <span className="muted count">{it.count}</span></td></tr>;
+            const s = it.s;
+            return <Row key={it.key} s={s} board={board} now={now} selected={s.id === selectedId} cursor={it.key === cursorKey} pages={pagesBySession.get(s.id)} goal={goalsBySession.get(s.id)} onOpen={onOpen} onPagesChanged={onPagesChanged} host={inFleet ? (s.hostId ? (s.host ?? '') : (self ?? '')) : undefined} />;
           })}
-          {last < rows.length && <tr className="spacer" aria-hidden="true" style={{ height: (rows.length - last) * ROW_H }}><td colSpan={9} /></tr>}
+          {last < items.length && <tr className="spacer" aria-hidden="true" style={{ height: (items.length - last) * ROW_H }}><td colSpan={cols} /></tr>}
         </tbody>
       </table>
       {sessions.length === 0 && <p className="empty">No sessions yet. Start {harnessLabels()} and they appear here.</p>}

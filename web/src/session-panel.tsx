@@ -1,6 +1,6 @@
 /**
  * The session panel (from either view): details, the transcript tail (rendered as text, never as
- * HTML), actions with clear outcomes (end asks first), the character override, and the places for
+ * HTML), actions with clear outcomes (end asks first), a message box (the session's next prompt), the character override, and the places for
  * this session's pages and goal (set, watch, pause, resume, clear).
  */
 import { useEffect, useState } from 'react';
@@ -9,6 +9,7 @@ import { CharacterFace } from './character-face.tsx';
 import { ago, cacheState, cost, statusWord, tokens } from './format.ts';
 import { HarnessMark } from './harness-mark.tsx';
 import { GoalSlot } from './goal-slot.tsx';
+import { MessageBox } from './message-box.tsx';
 import { PageCard } from './page-card.tsx';
 import { ProcessList } from './process-list.tsx';
 import { runAction, type ActionName, type ActionResult } from './session-actions.ts';
@@ -88,6 +89,9 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
   };
   const mine = pages.filter((p) => p.sessionId === s.id);
   const cache = cacheState(s.cacheExpiresAt, now);
+  // Another host's session: focus stays on that host; a silent or read-only host takes no command.
+  const remote = Boolean(s.hostId);
+  const locked = remote && (s.hostReachable === false || s.readOnly === true);
 
   return (
     <aside className="panel" data-testid="session-panel" aria-label="session" data-key={`${s.harness}:${s.id}`}>
@@ -104,16 +108,22 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
         {s.live && s.statusKnown === false && <div className="muted">No hook reports what this process is doing.</div>}
         {s.waitingFor && <div className="waiting-for big">{s.waitingFor}</div>}
       </div>
+      {remote && (
+        <div className="host-note muted" data-testid="host-note">
+          On host <b>{s.host}</b>
+          {s.hostReachable === false ? ' — not heard from for 30 s or more: this is its last known state.' : s.readOnly ? ' — read-only: it takes no commands from other hosts.' : '. Focus works on that host only: run muster focus there.'}
+        </div>
+      )}
       <div className="actions">
-        <button type="button" onClick={() => void act('focus')} disabled={busy !== null || !s.live}>Focus</button>
-        <button type="button" onClick={() => void act('resume')} disabled={busy !== null || s.live}>Resume</button>
+        <button type="button" onClick={() => void act('focus')} disabled={busy !== null || !s.live || remote}>Focus</button>
+        <button type="button" onClick={() => void act('resume')} disabled={busy !== null || s.live || locked}>Resume</button>
         {confirmEnd ? (
           <span className="confirm">
             End this session? <button type="button" className="danger" onClick={() => void act('end')}>Yes, end it</button>
             <button type="button" className="quiet" onClick={() => setConfirmEnd(false)}>Cancel</button>
           </span>
         ) : (
-          <button type="button" className="danger-outline" onClick={() => setConfirmEnd(true)} disabled={busy !== null || !s.live}>End…</button>
+          <button type="button" className="danger-outline" onClick={() => setConfirmEnd(true)} disabled={busy !== null || !s.live || locked}>End…</button>
         )}
       </div>
       {busy && <div className="outcome muted" role="status">{busy}…</div>}
@@ -124,6 +134,10 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
         </div>
       )}
       <ProcessList key={s.id} session={s} now={now} busy={busy !== null} act={(a, pid) => void act(a, pid)} />
+      <section className="slot" data-testid="message-slot">
+        <h3>Message</h3>
+        <MessageBox key={s.id} session={s} />
+      </section>
       <section className="slot" data-testid="pages-slot">
         <h3>Pages {mine.length > 0 && <span className="count-badge">{mine.length}</span>}</h3>
         {mine.length === 0 ? <p className="muted">No open questions from this session.</p> : mine.map((p) => <PageCard key={p.id} page={p} onDone={onPagesChanged} />)}

@@ -18,4 +18,6 @@ export type GoalView = Goal & { evaluating?: boolean };
 
 export type Conn = 'connecting' | 'live' | 'lost';
 
+export type { FleetHost } from '../../src/fleet/types.ts';
+
 export const keyOf = (s: Pick<Session, 'harness' | 'id'>): string => `${s.harness}:${s.id}`;

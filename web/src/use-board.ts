@@ -9,7 +9,17 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from './api.ts';
 import { applyEvent, emptyStreamState, STATE_EVENTS, withGoals, withPages, withSessions, type StreamState } from '../../src/events/index.ts';
-import type { BoardCharacters, Conn, Goal, GoalView, Page, Session } from './types.ts';
+import type { IndexingFigure } from '../../src/core/indexing.ts';
+import type { BoardCharacters, Conn, FleetHost, Goal, GoalView, Page, Session } from './types.ts';
+
+/** The fleet as the board shows it: this host's name while it belongs to one, and the other hosts. */
+export interface BoardFleet {
+  /** This host's name in the fleet, or null when it belongs to none (the board then looks as before). */
+  self: string | null;
+  /** Is this host connected to the fleet's database? */
+  connected: boolean;
+  hosts: FleetHost[];
+}
 
 export interface BoardData {
   /** Sessions by id: a new map on every change (unchanged sessions keep their identity). */
@@ -26,10 +36,13 @@ export interface BoardData {
   setGoal(sessionId: string, goal: Goal | null): void;
   conn: Conn;
   error: string | null;
+  fleet: BoardFleet;
   refreshCharacters(): Promise<void>;
   refreshPages(): Promise<void>;
   /** Counts `usage.recorded` events (a turn ended, a transcript was read), so spend views refetch. */
   usageTick: number;
+  /** The cold index's figure (a first start reading a long history); null before the first listing. */
+  indexing: IndexingFigure | null;
 }
 
 export function useBoard(): BoardData {
@@ -39,12 +52,15 @@ export function useBoard(): BoardData {
   const [goalsAvailable, setGoalsAvailable] = useState(true);
   const [conn, setConn] = useState<Conn>('connecting');
   const [error, setError] = useState<string | null>(null);
+  const [fleet, setFleet] = useState<BoardFleet>({ self: null, connected: false, hosts: [] });
   const [usageTick, setUsageTick] = useState(0);
+  const [indexing, setIndexing] = useState<IndexingFigure | null>(null);
 
   const refreshSessions = useCallback(async () => {
     try {
-      const r = await api<{ sessions: Session[] }>('GET', '/api/sessions');
+      const r = await api<{ sessions: Session[]; indexing?: IndexingFigure }>('GET', '/api/sessions');
       setStream((s) => withSessions(s, r.sessions));
+      setIndexing(r.indexing ?? null);
       setError(null);
     } catch (e) {
       setError((e as Error).message);
@@ -75,6 +91,14 @@ export function useBoard(): BoardData {
       setGoalsAvailable(false);
     }
   }, []);
+  const refreshFleet = useCallback(async () => {
+    try {
+      const r = await api<{ fleet: { joined: boolean; connected?: boolean; host: { name: string }; hosts?: FleetHost[] } }>('GET', '/api/fleet');
+      setFleet(r.fleet.joined ? { self: r.fleet.host.name, connected: r.fleet.connected === true, hosts: (r.fleet.hosts ?? []).filter((h) => !h.self) } : { self: null, connected: false, hosts: [] });
+    } catch {
+      // An older daemon without a fleet: the board looks as it always did.
+    }
+  }, []);
   // Told as the event the daemon will also send, so the reducer decides (a clear names the goal it removes).
   const setGoal = useCallback((sessionId: string, goal: Goal | null) => {
     setStream((s) => {
@@ -89,6 +113,7 @@ export function useBoard(): BoardData {
     void refreshCharacters();
     void refreshPages();
     void refreshGoals();
+    void refreshFleet();
     let hellos = 0;
     const es = new EventSource('/api/events');
     const on = (type: string, fn: (data: unknown) => void) =>
@@ -106,6 +131,7 @@ export function useBoard(): BoardData {
         void refreshCharacters();
         void refreshPages();
         void refreshGoals();
+        void refreshFleet();
         setUsageTick((n) => n + 1);
       }
     });
@@ -115,6 +141,19 @@ export function useBoard(): BoardData {
     on('usage.recorded', () => {
       clearTimeout(usageTimer);
       usageTimer = setTimeout(() => setUsageTick((n) => n + 1), 250);
+    });
+    // The sessions of each indexed batch arrive as session.upserted; this is only the figure.
+    on('index.progress.changed', (data) => setIndexing(data as IndexingFigure));
+    // Fleet: too many other hosts' records changed at once to send one by one — refetch them.
+    on('fleet.resync', () => {
+      void refreshSessions();
+      void refreshPages();
+      void refreshGoals();
+    });
+    on('fleet.status.changed', () => void refreshFleet());
+    on('fleet.hosts.changed', (data) => {
+      const hosts = (data as { hosts?: FleetHost[] }).hosts;
+      if (Array.isArray(hosts)) setFleet((f) => ({ ...f, hosts }));
     });
     for (const type of STATE_EVENTS) {
       on(type, (data) => {
@@ -127,11 +166,11 @@ export function useBoard(): BoardData {
       es.close();
       clearTimeout(usageTimer);
     };
-  }, [refreshSessions, refreshCharacters, refreshPages, refreshGoals]);
+  }, [refreshSessions, refreshCharacters, refreshPages, refreshGoals, refreshFleet]);
 
   const pages = useMemo(() => pendingPages(stream.pages), [stream.pages]);
   const goals = useMemo(() => goalViews(stream.goals, stream.evaluating), [stream.goals, stream.evaluating]);
-  return { sessions: stream.sessions, characters, pages, pagesAvailable, goals, goalsAvailable, setGoal, conn, error, refreshCharacters, refreshPages, usageTick };
+  return { sessions: stream.sessions, characters, pages, pagesAvailable, goals, goalsAvailable, setGoal, conn, error, fleet, refreshCharacters, refreshPages, usageTick, indexing };
 }
 
 /** The pages still waiting for the operator, oldest first (the map also holds those answered since the last fetch). */

@@ -1,6 +1,9 @@
 /** Tolerant, incremental JSONL reading shared by every transcript-based source. */
-export { readJsonlFrom } from './jsonl-reader.ts';
+export { isBlank, parseJsonLine, readJsonlFrom } from './jsonl-reader.ts';
+export { readLinesFrom } from './line-reader.ts';
+export type { LineReadOptions, LineReadResult, LineSink } from './line-reader.ts';
+export { ELIDED, parseSkeleton } from './skeleton.ts';
 export type { JsonlReadOptions, JsonlReadResult, OnRecord } from './jsonl-reader.ts';
 export { readJsonlTail } from './jsonl-tail.ts';
 export type { JsonlTailOptions } from './jsonl-tail.ts';
-export { pageConversation } from './conversation-page.ts';
+export { messagesBetween, pageConversation } from './conversation-page.ts';

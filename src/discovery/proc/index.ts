@@ -32,4 +32,7 @@ export { hasExited, parseStat } from './proc-stat.ts';
 export type { ProcStat } from './proc-stat.ts';
 export { devToLocksText, parseProcLocks } from './proc-locks.ts';
 export { descendants } from './proc-descendants.ts';
+export { createLivenessProbe } from './liveness.ts';
+export { shareSnapshotPerTurn } from './shared-snapshot.ts';
+export type { LivenessFileOps, LivenessProbe, LivenessProbeOptions } from './liveness.ts';
 export type { DescendantsFn, FileLock, ProcInfo, ProcPort, ProcessTable } from './types.ts';

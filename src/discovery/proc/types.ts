@@ -57,7 +57,10 @@ export interface ProcPort {
   snapshot(): ProcessTable;
   /** A fresh read of one process, undefined when it does not exist or cannot be read. */
   read(pid: number): ProcInfo | undefined;
-  /** kill(pid, 0): only ESRCH proves a process is gone (EPERM means it exists). */
+  /**
+   * kill(pid, 0): only ESRCH proves a process is gone (EPERM means it exists); and not a zombie (one
+   * that exited but is not reaped yet), which costs a read of /proc/<pid>/stat.
+   */
   isAlive(pid: number): boolean;
   /** /proc/<pid>/stat field 22, null when the process is gone. */
   startTicks(pid: number): number | null;

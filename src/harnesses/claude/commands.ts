@@ -3,7 +3,7 @@
  * JSON result object), the auditor's run (no tools, `--no-session-persistence`: nothing left in the
  * user's history), and a hooked continuation of a session whose process has ended.
  */
-import type { Headless, TurnOutput } from '../adapter.ts';
+import type { Headless, SendSupport, TurnOutput } from '../adapter.ts';
 import { isUuid } from '../../core/ids.ts';
 import { jsonLines, num, type Json } from '../json-lines.ts';
 import { claudeHooksConfig } from './launch.ts';
@@ -41,4 +41,13 @@ export const claudeHeadless: Headless = {
   continueWithHooks(sessionId, prompt, hookCommand) {
     return { argv: ['claude', '--resume', sessionId, '-p', prompt, '--settings', JSON.stringify(claudeHooksConfig(hookCommand))] };
   },
+};
+
+/**
+ * `muster send`: `claude --resume <id> -- <text>` (after `--` a text starting with `-` is still the
+ * prompt). Its TUI queues a prompt typed while a turn runs and submits it after (observed, 2.1.332).
+ */
+export const claudeSend: SendSupport = {
+  resumeWithPrompt: (id, text) => (isUuid(id) ? ['claude', '--resume', id, '--', text] : null),
+  queuesTyped: true,
 };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { defineHarness } from '../adapter.ts';
 import { isUuid } from '../../core/ids.ts';
 import { dirFromEnv, userHome } from '../homes.ts';
-import { claudeHeadless, claudeResumeArgv } from './commands.ts';
+import { claudeHeadless, claudeResumeArgv, claudeSend } from './commands.ts';
 import { claudeHooks } from './hooks.ts';
 import { claudeInstallTarget } from './install.ts';
 import { claudeStartArgs, planClaude } from './launch.ts';
@@ -30,9 +30,10 @@ export const claude = defineHarness({
   isValidId: isUuid,
   async createSource(d) {
     const { createClaudeSource } = await import('./discovery/source.ts');
-    return createClaudeSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git });
+    return createClaudeSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git, cold: d.cold });
   },
   resumeArgv: claudeResumeArgv,
+  send: claudeSend,
   planLaunch: planClaude,
   // What Claude Code 2.1.332 sets in its hooks' and tools' environment (observed).
   processEnv: ['CLAUDECODE', 'CLAUDE_PID', 'CLAUDE_CODE_SESSION_ID', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_CODE_SESSION_ATTENDED', 'CLAUDE_CODE_CHILD_SESSION', 'CLAUDE_CODE_MESSAGING_SOCKET', 'CLAUDE_CODE_MESSAGING_TOKEN', 'CLAUDE_ENV_FILE', 'CLAUDE_CODE_CHILD_NOTES_DIR', 'CLAUDE_PROJECT_DIR', 'CLAUDE_EFFORT'],

@@ -4,7 +4,7 @@
  * the user's history, nothing changed). Codex has no system-prompt flag: the auditor's instructions
  * lead the prompt.
  */
-import type { Headless, TurnOutput } from '../adapter.ts';
+import type { Headless, SendSupport, TurnOutput } from '../adapter.ts';
 import { isUuid } from '../../core/ids.ts';
 import { jsonLines, num, type Json } from '../json-lines.ts';
 
@@ -49,4 +49,13 @@ export const codexHeadless: Headless = {
     argv.push('--', `${req.system}\n\n${req.prompt}`);
     return { argv };
   },
+};
+
+/**
+ * `muster send`: `codex resume <id> -- <text>` (the optional PROMPT of `codex resume --help`). Its TUI
+ * does not queue a prompt typed while a turn runs: 0.171.0 sent it to the model mid-turn (a steer),
+ * so a working Codex session reached through its pane is busy.
+ */
+export const codexSend: SendSupport = {
+  resumeWithPrompt: (id, text) => (isUuid(id) ? ['codex', 'resume', id.toLowerCase(), '--', text] : null),
 };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { defineHarness } from '../adapter.ts';
 import { isUuid } from '../../core/ids.ts';
 import { dirFromEnv, userHome } from '../homes.ts';
-import { codexHeadless, codexResumeArgv } from './commands.ts';
+import { codexHeadless, codexResumeArgv, codexSend } from './commands.ts';
 import { codexHooks } from './hooks.ts';
 import { codexInstallTarget } from './install.ts';
 import { codexStartArgs, planCodex } from './launch.ts';
@@ -32,9 +32,10 @@ export const codex = defineHarness({
   isValidId: isUuid,
   async createSource(d) {
     const { createCodexSource } = await import('./discovery/source.ts');
-    return createCodexSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git });
+    return createCodexSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git, cold: d.cold });
   },
   resumeArgv: codexResumeArgv,
+  send: codexSend,
   planLaunch: planCodex,
   // Every command Codex 0.171.0 runs gets these (observed).
   processEnv: ['CODEX_THREAD_ID', 'CODEX_SESSION_ID', 'CODEX_TOOL_CALL_ID', 'CODEX_CI'],

@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FinishedRun, Headless, TurnOutput } from '../adapter.ts';
+import type { FinishedRun, Headless, SendSupport, TurnOutput } from '../adapter.ts';
 import { isUuid } from '../../core/ids.ts';
 import { jsonLines, type Json } from '../json-lines.ts';
 import { runTokens } from './run-usage.ts';
@@ -85,3 +85,13 @@ export function copilotHeadless(homeOf: (env: NodeJS.ProcessEnv) => string): Hea
     },
   };
 }
+
+/**
+ * `muster send`: `copilot --resume=<id> --interactive=<text>` (runs the prompt, stays interactive).
+ * Its TUI keeps a prompt typed while a turn runs as `pending` and sends it once the turn ends
+ * (observed, 1.0.102).
+ */
+export const copilotSend: SendSupport = {
+  resumeWithPrompt: (id, text) => (isUuid(id) ? ['copilot', `--resume=${id.toLowerCase()}`, `--interactive=${text}`] : null),
+  queuesTyped: true,
+};

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { defineHarness } from '../adapter.ts';
 import { isUuid } from '../../core/ids.ts';
 import { dirFromEnv, userHome } from '../homes.ts';
-import { copilotHeadless, copilotResumeArgv } from './commands.ts';
+import { copilotHeadless, copilotResumeArgv, copilotSend } from './commands.ts';
 import { copilotHooks } from './hooks.ts';
 import { copilotInstallTarget } from './install.ts';
 import { copilotStartArgs, planCopilot } from './launch.ts';
@@ -38,6 +38,7 @@ export const copilot = defineHarness({
     return createCopilotSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git });
   },
   resumeArgv: copilotResumeArgv,
+  send: copilotSend,
   planLaunch: planCopilot,
   // Copilot 1.0.102's hook environment names its loader (observed).
   processEnv: ['COPILOT_LOADER_PID'],

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Headless, TurnOutput } from '../adapter.ts';
+import type { Headless, SendSupport, TurnOutput } from '../adapter.ts';
 import { isUuid } from '../../core/ids.ts';
 import { num, type Json } from '../json-lines.ts';
 import { readRegularText } from '../../discovery/regular-file/index.ts';
@@ -118,4 +118,14 @@ export const geminiHeadless: Headless = {
   continueWithHooks(sessionId, prompt) {
     return { argv: ['gemini', '-o', 'json', '--resume', sessionId, `--prompt=${prompt}`] };
   },
+};
+
+/**
+ * `muster send`: `gemini --resume <id> --prompt-interactive=<text>` (runs the prompt, stays
+ * interactive). Its TUI queues a prompt typed while a turn runs ("Queued (press ↑ to edit)") and sends
+ * it once the turn ends (observed, 0.61.0).
+ */
+export const geminiSend: SendSupport = {
+  resumeWithPrompt: (id, text) => (isUuid(id) ? ['gemini', '--resume', id.toLowerCase(), `--prompt-interactive=${text}`] : null),
+  queuesTyped: true,
 };

@@ -7,7 +7,7 @@
  */
 import { defineHarness } from '../adapter.ts';
 import { isUuid } from '../../core/ids.ts';
-import { geminiHeadless, geminiResumeArgv } from './commands.ts';
+import { geminiHeadless, geminiResumeArgv, geminiSend } from './commands.ts';
 import { geminiHome } from './homes.ts';
 import { geminiHooks } from './hooks.ts';
 import { geminiInstallTarget } from './install.ts';
@@ -36,6 +36,7 @@ export const gemini = defineHarness({
     return createGeminiSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git, sightings: d.sightings });
   },
   resumeArgv: geminiResumeArgv,
+  send: geminiSend,
   planLaunch: planGemini,
   // Gemini CLI's worker and everything it starts carry this; inherited, a new gemini would not relaunch itself.
   processEnv: ['GEMINI_CLI_NO_RELAUNCH'],

@@ -10,6 +10,7 @@ import { ownedTarget } from '../../hooks/install/target.ts';
 import { userHome } from '../homes.ts';
 import { familyHeadless, familyHooks, familyStartArgs, planFamily, type FamilyMember } from '../pi/family.ts';
 import { ompResumeArgv } from './commands.ts';
+import { piMessageArg } from '../pi/commands.ts';
 
 const member: FamilyMember = {
   bin: 'omp',
@@ -36,9 +37,16 @@ export const omp = defineHarness({
   isValidId: isUuid,
   async createSource(d) {
     const { createOmpSource } = await import('./discovery/omp-source.ts');
-    return createOmpSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git });
+    return createOmpSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git, cold: d.cold });
   },
   resumeArgv: (id) => (isUuid(id) ? ompResumeArgv(id.toLowerCase()) : null),
+  send: {
+    // omp's arguments are pi's: the same first prompt cannot start with - or @.
+    resumeWithPrompt: (id, text) => {
+      const arg = piMessageArg(text);
+      return isUuid(id) && arg !== null ? [...ompResumeArgv(id.toLowerCase()), arg] : null;
+    },
+  },
   planLaunch: (ctx) => planFamily(member, ctx),
   startArgs: familyStartArgs,
   hooks: familyHooks,

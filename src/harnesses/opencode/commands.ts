@@ -3,7 +3,7 @@
  * (`opencode run --format json`, then `-s <id>` to continue). Its JSON events carry the session id,
  * text parts, tool uses and per-step token counts.
  */
-import type { Headless, TurnOutput } from '../adapter.ts';
+import type { Headless, SendSupport, TurnOutput } from '../adapter.ts';
 import { isOpenCodeId } from './ids.ts';
 import { jsonLines, num, type Json } from '../json-lines.ts';
 
@@ -51,4 +51,9 @@ export const opencodeHeadless: Headless = {
       removeAfter: (out) => (out.sessionId && isOpenCodeId(out.sessionId) ? ['opencode', 'session', 'delete', out.sessionId] : null),
     };
   },
+};
+
+/** `muster send`: `opencode -s <id> --prompt=<text>` (the `=` form keeps a text starting with `-` a value). */
+export const opencodeSend: SendSupport = {
+  resumeWithPrompt: (id, text) => (isOpenCodeId(id) ? ['opencode', '-s', id, `--prompt=${text}`] : null),
 };

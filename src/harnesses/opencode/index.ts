@@ -6,7 +6,7 @@ import { isAbsolute, join } from 'node:path';
 import { defineHarness } from '../adapter.ts';
 import { isOpenCodeId } from './ids.ts';
 import { userHome } from '../homes.ts';
-import { opencodeHeadless, opencodeResumeArgv } from './commands.ts';
+import { opencodeHeadless, opencodeResumeArgv, opencodeSend } from './commands.ts';
 import { opencodeHooks } from './hooks.ts';
 import { opencodeInstallTarget } from './install.ts';
 import { opencodeStartArgs, planOpencode } from './launch.ts';
@@ -35,6 +35,7 @@ export const opencode = defineHarness({
     return createOpenCodeSource({ home: d.homes.data, env: d.env, proc: d.proc, index: d.index, git: d.git });
   },
   resumeArgv: opencodeResumeArgv,
+  send: opencodeSend,
   planLaunch: planOpencode,
   // OpenCode 1.18.33's bash tool environment (observed).
   processEnv: ['OPENCODE', 'OPENCODE_PID', 'AGENT'],

@@ -8,7 +8,7 @@ import { defineHarness } from '../adapter.ts';
 import { isUuid } from '../../core/ids.ts';
 import { ownedTarget } from '../../hooks/install/target.ts';
 import { dirFromEnv, userHome } from '../homes.ts';
-import { piResumeArgv } from './commands.ts';
+import { piMessageArg, piResumeArgv } from './commands.ts';
 import { familyHeadless, familyHooks, familyStartArgs, planFamily, type FamilyMember } from './family.ts';
 
 const member: FamilyMember = { bin: 'pi', asset: 'pi-extension', resumeFlag: '--session', mcpNote: 'pi has no MCP; Muster reaches it through the extension' };
@@ -31,9 +31,15 @@ export const pi = defineHarness({
   isValidId: isUuid,
   async createSource(d) {
     const { createPiSource } = await import('./discovery/pi-source.ts');
-    return createPiSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git });
+    return createPiSource({ home: d.homes.data, proc: d.proc, index: d.index, git: d.git, cold: d.cold });
   },
   resumeArgv: (id) => (isUuid(id) ? piResumeArgv(id.toLowerCase()) : null),
+  send: {
+    resumeWithPrompt: (id, text) => {
+      const arg = piMessageArg(text);
+      return isUuid(id) && arg !== null ? [...piResumeArgv(id.toLowerCase()), arg] : null;
+    },
+  },
   planLaunch: (ctx) => planFamily(member, ctx),
   startArgs: familyStartArgs,
   hooks: familyHooks,

@@ -25,6 +25,8 @@ export interface CoreRouteOptions {
   clock?: () => number;
   /** Counts shown by /api/status (sessions, pages...), filled in by the composition root. */
   counts(): Record<string, number>;
+  /** The cold indexes' progress, shown by /api/status. Default: none shown. */
+  indexing?(): unknown;
   /** Mount MCP at /mcp; without it /mcp answers 501 behind the same checks. */
   mcpMounted?: boolean;
 }
@@ -41,6 +43,7 @@ export function coreRoutes(opts: CoreRouteOptions) {
         uptimeSeconds: Math.round((clock() - opts.startedAtMs) / 1000),
         store: { kind: opts.store.kind, schemaVersion: opts.store.schemaVersion },
         counts: opts.counts(),
+        ...(opts.indexing ? { indexing: opts.indexing() } : {}),
       }),
     );
     app.get('/api/settings', async (c) => c.json({ ok: true, settings: await opts.store.settings.all() }));

@@ -26,6 +26,8 @@ export interface EventsRouteOptions {
   track(close: () => void): () => void;
   /** Told when a client is dropped for not reading (a log line). */
   onDrop?(queued: { events: number; bytes: number }): void;
+  /** The data to send for an event (default: its payload as published); e.g. this host's name on its own records in a fleet. */
+  dataOf?(event: MusterEvent): unknown;
 }
 
 export function eventsRoutes(opts: EventsRouteOptions) {
@@ -35,7 +37,7 @@ export function eventsRoutes(opts: EventsRouteOptions) {
   const formatted = new WeakMap<MusterEvent, string>();
   const format = (e: MusterEvent): string => {
     let chunk = formatted.get(e);
-    if (chunk === undefined) formatted.set(e, (chunk = formatSse({ id: String(e.id), event: e.type, data: JSON.stringify(e.data) })));
+    if (chunk === undefined) formatted.set(e, (chunk = formatSse({ id: String(e.id), event: e.type, data: JSON.stringify(opts.dataOf ? opts.dataOf(e) : e.data) })));
     return chunk;
   };
   return (app: App) => {

@@ -18,7 +18,9 @@ import { MAX_OBJECTIVE, type Goals, type TurnFinished } from '../../goals/index.
 import type { Drivability } from '../../daemon/goal-drive-check.ts';
 import { type Harness } from '../../core/session.ts';
 import { readJsonObject } from '../body.ts';
-import { bodySessionId, harnessIn, optHarness, optNonNegative, optOneOf, optText, queryInt } from '../input.ts';
+import { bodySessionId, harnessIn, optHarness, optNonNegative, optOneOf, optText, queryHost, queryInt } from '../input.ts';
+import { isFleetCommand, ownerOf, relay, type FleetView } from '../fleet-routing.ts';
+import type { Goal } from '../../goals/index.ts';
 import type { App, AppEnv } from '../env.ts';
 
 export interface GoalRouteOptions {
@@ -27,6 +29,10 @@ export interface GoalRouteOptions {
   harnessOf?(sessionId: string): Harness | undefined | Promise<Harness | undefined>;
   /** Whether a goal on the session can be driven. Default: always. */
   drivable?(sessionId: string, harness: Harness): Promise<Drivability>;
+  /** In a fleet: other hosts' goals and sessions, and running a goal command on their owner. */
+  fleet?: FleetView;
+  /** True when this host has a session of that id (a local session wins over a remote one of the same id). */
+  localSession?(sessionId: string): Promise<boolean>;
 }
 
 const TURN_OUTCOMES: readonly NonNullable<TurnFinished['outcome']>[] = ['completed', 'interrupted', 'failed'];
@@ -44,11 +50,25 @@ async function readTurn(c: Context<AppEnv>): Promise<TurnFinished> {
 }
 
 export function goalRoutes(opts: GoalRouteOptions) {
-  const { goals } = opts;
+  const { goals, fleet } = opts;
+  /** Another host's goal named by `ref` (a goal id or its session's id), unless this host has one. */
+  const remoteGoal = async (c: Context<AppEnv>, ref: string): Promise<Goal | undefined> => {
+    if (!fleet || isFleetCommand(c)) return undefined;
+    const g = fleet.goal(ref);
+    if (!g) return undefined;
+    const mine = await goals.get(ref).then(() => true, () => false);
+    return mine ? undefined : g;
+  };
   return (app: App) => {
     app.get('/api/goals', async (c) => {
       const q = c.req.query();
-      return c.json({ ok: true, goals: await goals.list({ status: q.status, limit: queryInt(q.limit, 'limit', 1, 1000) }) });
+      const limit = queryInt(q.limit, 'limit', 1, 1000);
+      const host = queryHost(q.host);
+      const name = fleet?.localName() ?? null;
+      const local = host === undefined || (name !== null && host === name) ? (await goals.list({ status: q.status, limit })).map((g) => (name ? { ...g, host: name } : g)) : [];
+      if (!fleet || name === null) return c.json({ ok: true, goals: local });
+      const remote = fleet.goals().filter((g) => (host === undefined || g.host === host) && (q.status === undefined || g.status === q.status));
+      return c.json({ ok: true, goals: [...local, ...remote].sort((a, b) => (a.id < b.id ? 1 : -1)).slice(0, limit ?? 200) });
     });
     app.post('/api/goals/turn', async (c) => {
       const d = await goals.onTurnFinished(await readTurn(c));
@@ -56,6 +76,8 @@ export function goalRoutes(opts: GoalRouteOptions) {
     });
     app.get('/api/goals/check', async (c) => {
       const sessionId = bodySessionId(c.req.query('sessionId'));
+      const other = fleet && !(await opts.localSession?.(sessionId)) ? fleet.session(sessionId) : undefined;
+      if (other) return c.json({ ok: true, drivable: true, note: `this session runs on host "${other.host}", which checks whether the goal can be driven when it is set` });
       const harness = optHarness(c.req.query('harness')) ?? (await opts.harnessOf?.(sessionId));
       if (!harness) throw new MusterError('session_not_found', `no session ${sessionId} is known; send its harness too`);
       const d = (await opts.drivable?.(sessionId, harness)) ?? { ok: true, note: null };
@@ -64,6 +86,13 @@ export function goalRoutes(opts: GoalRouteOptions) {
     app.post('/api/goals', async (c) => {
       const b = await readJsonObject(c);
       const sessionId = bodySessionId(b.sessionId);
+      const other = fleet && !isFleetCommand(c) && !(await opts.localSession?.(sessionId)) ? fleet.session(sessionId) : undefined;
+      const owner = ownerOf(other);
+      if (fleet && owner) {
+        const args: Record<string, unknown> = { sessionId };
+        for (const k of ['objective', 'harness', 'tokenBudget', 'maxTurns', 'auditor']) if (Object.hasOwn(b, k)) args[k] = b[k];
+        return relay(c, fleet, owner, 'goal.set', args);
+      }
       const harness = optHarness(b.harness) ?? (await opts.harnessOf?.(sessionId));
       if (!harness) throw new MusterError('session_not_found', `no session ${sessionId} is known; send its harness too`);
       if (b.drivenBy !== undefined && b.drivenBy !== 'caller') throw new MusterError('invalid_body', "drivenBy must be 'caller' (the caller drives the turns) or absent");
@@ -73,15 +102,29 @@ export function goalRoutes(opts: GoalRouteOptions) {
       const goal = await goals.set({ sessionId, harness, objective: optText(b.objective, 'objective', MAX_OBJECTIVE) ?? '', tokenBudget: b.tokenBudget, maxTurns: b.maxTurns, auditor: optText(b.auditor, 'auditor', 200) });
       return c.json({ ok: true, goal, note: d.note }, 201);
     });
-    app.get('/api/goals/:ref', async (c) => c.json({ ok: true, goal: await goals.get(c.req.param('ref')) }));
-    app.post('/api/goals/:ref/pause', async (c) => c.json({ ok: true, goal: await goals.pause(c.req.param('ref')) }));
+    app.get('/api/goals/:ref', async (c) => c.json({ ok: true, goal: (await remoteGoal(c, c.req.param('ref'))) ?? (await goals.get(c.req.param('ref'))) }));
+    app.post('/api/goals/:ref/pause', async (c) => {
+      const owner = ownerOf(await remoteGoal(c, c.req.param('ref')));
+      if (fleet && owner) return relay(c, fleet, owner, 'goal.pause', { ref: c.req.param('ref') });
+      return c.json({ ok: true, goal: await goals.pause(c.req.param('ref')) });
+    });
     app.post('/api/goals/:ref/resume', async (c) => {
       const hasBody = (c.req.header('content-length') ?? '0') !== '0';
       const b = hasBody ? await readJsonObject(c) : {};
+      const owner = ownerOf(await remoteGoal(c, c.req.param('ref')));
+      if (fleet && owner) {
+        const args: Record<string, unknown> = { ref: c.req.param('ref') };
+        for (const k of ['prompt', 'tokenBudget', 'maxTurns']) if (Object.hasOwn(b, k)) args[k] = b[k];
+        return relay(c, fleet, owner, 'goal.resume', args);
+      }
       const goal = await goals.resume(c.req.param('ref'), { prompt: optText(b.prompt, 'prompt', MAX_OBJECTIVE), tokenBudget: b.tokenBudget, maxTurns: b.maxTurns });
       return c.json({ ok: true, goal });
     });
-    const clear = async (c: Context<AppEnv>) => c.json({ ok: true, cleared: await goals.clear(c.req.param('ref') ?? '') });
+    const clear = async (c: Context<AppEnv>) => {
+      const owner = ownerOf(await remoteGoal(c, c.req.param('ref') ?? ''));
+      if (fleet && owner) return relay(c, fleet, owner, 'goal.clear', { ref: c.req.param('ref') ?? '' });
+      return c.json({ ok: true, cleared: await goals.clear(c.req.param('ref') ?? '') });
+    };
     app.delete('/api/goals/:ref', clear);
     app.post('/api/goals/:ref/clear', clear);
   };

@@ -10,9 +10,10 @@
  * and POST /api/pages/:id/cancel. The caller names itself with the MCP identity headers
  * (x-muster-session-id, x-muster-launch-id, x-muster-harness, x-muster-cwd).
  */
-import { LIMITS, PAGE_KINDS, PAGE_STATUSES, resolveAttribution, type Caller, type Pager, type PageFilter, type SessionLookup } from '../../pager/index.ts';
+import { LIMITS, PAGE_KINDS, PAGE_STATUSES, resolveAttribution, type Caller, type Page, type Pager, type PageFilter, type SessionLookup } from '../../pager/index.ts';
 import { readJsonObject } from '../body.ts';
-import { optNonNegative, optOneOf, optSessionIdIn, queryInt } from '../input.ts';
+import { optNonNegative, optOneOf, optSessionIdIn, queryHost, queryInt } from '../input.ts';
+import { isFleetCommand, ownerOf, relay, type FleetView } from '../fleet-routing.ts';
 import type { Context } from 'hono';
 import type { App, AppEnv } from '../env.ts';
 
@@ -37,8 +38,18 @@ export function parsePageFilter(q: Record<string, string | undefined>): PageFilt
   return f;
 }
 
-export function pageRoutes(opts: { pager: Pager; sessions?: SessionLookup }) {
-  const { pager } = opts;
+/** Newest first, as the store lists them (page ids are time-sortable). */
+const newestFirst = (a: Page, b: Page): number => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** Other hosts' pages that pass the filter (the limit is applied to the merged list). */
+function remotePages(fleet: FleetView, f: PageFilter, host: string | undefined): Page[] {
+  return fleet.pages().filter((p) => (host === undefined || p.host === host) && (!f.status || p.status === f.status) && (!f.kind || p.kind === f.kind) && (!f.sessionId || p.sessionId === f.sessionId));
+}
+
+export function pageRoutes(opts: { pager: Pager; sessions?: SessionLookup; fleet?: FleetView }) {
+  const { pager, fleet } = opts;
+  /** Another host's page (never for a request that is itself another host's command). */
+  const remote = (c: Context<AppEnv>, id: string): Page | undefined => (fleet && !isFleetCommand(c) ? fleet.page(id) : undefined);
   const sessions: SessionLookup = opts.sessions ?? { get: () => undefined, live: () => [] };
   return (app: App) => {
     app.post('/api/pages/ask', async (c) => {
@@ -57,15 +68,30 @@ export function pageRoutes(opts: { pager: Pager; sessions?: SessionLookup }) {
     });
     app.post('/api/pages/:id/cancel', async (c) => c.json({ ok: true, page: await pager.cancel(c.req.param('id')) }));
     app.get('/api/pages', async (c) => {
-      const pages = await pager.list(parsePageFilter(c.req.query()));
+      const q = c.req.query();
+      const filter = parsePageFilter(q);
+      const host = queryHost(q.host);
+      const name = fleet?.localName() ?? null;
+      const local = host === undefined || (name !== null && host === name) ? (await pager.list(filter)).map((p) => (name ? { ...p, host: name } : p)) : [];
+      if (!fleet || name === null) return c.json({ ok: true, pages: local, counts: pager.counts() });
+      const pages = [...local, ...remotePages(fleet, filter, host)].sort(newestFirst).slice(0, filter.limit ?? LIMITS.listed);
       return c.json({ ok: true, pages, counts: pager.counts() });
     });
-    app.get('/api/pages/:id', async (c) => c.json({ ok: true, page: await pager.get(c.req.param('id')) }));
+    app.get('/api/pages/:id', async (c) => {
+      const other = remote(c, c.req.param('id'));
+      return c.json({ ok: true, page: other ?? (await pager.get(c.req.param('id'))) });
+    });
     app.post('/api/pages/:id/answer', async (c) => {
       const id = c.req.param('id');
       const body = await readJsonObject(c);
+      const owner = ownerOf(remote(c, id));
+      if (fleet && owner) return relay(c, fleet, owner, 'page.answer', { pageId: id, ...('text' in body ? { text: body.text } : {}), ...('choice' in body ? { choice: body.choice } : {}) });
       return c.json({ ok: true, page: await pager.answer(id, body, 'operator') });
     });
-    app.post('/api/pages/:id/dismiss', async (c) => c.json({ ok: true, page: await pager.dismiss(c.req.param('id')) }));
+    app.post('/api/pages/:id/dismiss', async (c) => {
+      const owner = ownerOf(remote(c, c.req.param('id')));
+      if (fleet && owner) return relay(c, fleet, owner, 'page.dismiss', { pageId: c.req.param('id') });
+      return c.json({ ok: true, page: await pager.dismiss(c.req.param('id')) });
+    });
   };
 }

@@ -6,7 +6,7 @@ export type { HarnessName, PinnedCli } from './pinned.ts';
 export { FAKE_ANTHROPIC_KEY, FAKE_OPENAI_KEY, harnessEnv } from './harness-env.ts';
 export type { HarnessEnv, HarnessEnvOptions } from './harness-env.ts';
 export { startTmux } from './tmux.ts';
-export type { NewPaneOptions, Pane, Tmux } from './tmux.ts';
+export type { NewPaneOptions, Pane, Tmux, TmuxOptions } from './tmux.ts';
 export { runCli } from './run-cli.ts';
 export type { CliResult, RunCliOptions } from './run-cli.ts';
 export { claudeTranscriptPath, findFiles, ompSessionDir, piSessionDir, readJsonl } from './session-paths.ts';

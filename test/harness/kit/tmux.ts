@@ -64,20 +64,28 @@ async function waitForExit(pids: Iterable<number>, timeoutMs: number): Promise<v
   }
 }
 
-function run(socket: string, args: string[]): Promise<string> {
+function run(socket: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('tmux', ['-S', socket, ...args], { timeout: COMMAND_TIMEOUT_MS, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile('tmux', ['-S', socket, ...args], { timeout: COMMAND_TIMEOUT_MS, encoding: 'utf8', ...(env ? { env } : {}) }, (error, stdout, stderr) => {
       if (error) reject(new Error(`tmux ${args[0]} failed: ${stderr.trim() || error.message}`));
       else resolve(stdout);
     });
   });
 }
 
-export async function startTmux(root: string): Promise<Tmux> {
+export interface TmuxOptions {
+  /**
+   * The server's global environment (what windows the daemon opens, e.g. a resumed session, run
+   * with). Default: this process's. Panes made by newPane always get exactly their own env.
+   */
+  env?: NodeJS.ProcessEnv;
+}
+
+export async function startTmux(root: string, options: TmuxOptions = {}): Promise<Tmux> {
   fs.mkdirSync(root, { recursive: true });
   const socket = path.join(root, 'tmux.sock');
   // -f /dev/null: no user tmux.conf. A placeholder window keeps the server up between panes.
-  await run(socket, ['-f', '/dev/null', 'new-session', '-d', '-s', 'muster', '-n', 'idle', '-x', '200', '-y', '50', 'sleep', '86400']);
+  await run(socket, ['-f', '/dev/null', 'new-session', '-d', '-s', 'muster', '-n', 'idle', '-x', '200', '-y', '50', 'sleep', '86400'], options.env);
   await run(socket, ['set-option', '-g', 'remain-on-exit', 'on']);
   await run(socket, ['set-option', '-g', 'history-limit', '10000']);
   await run(socket, ['set-option', '-g', 'default-size', '200x50']);

@@ -30,6 +30,8 @@ export interface RegistryScanOptions {
 }
 
 const CLAUDE_NAME = /^claude(?:\.exe)?$/;
+/** From this many registry entries on, they are checked against one snapshot of the process table. */
+const SNAPSHOT_FROM = 16;
 /** A registry entry is a few hundred bytes; anything near this is not one. */
 const MAX_ENTRY_BYTES = 1024 * 1024;
 
@@ -54,8 +56,13 @@ export function staleReason(entry: RegistryEntry, proc: ProcPort): string | null
   const ticks = proc.startTicks(entry.pid);
   if (ticks === null) return 'process gone';
   if (entry.procStart !== null && ticks !== entry.procStart) return 'pid reused (procStart differs)';
-  const info = proc.read(entry.pid);
+  return staleReasonOf(entry, proc.read(entry.pid));
+}
+
+/** Why `entry` is not live, given its pid's process as read (undefined: none, or a zombie). */
+export function staleReasonOf(entry: RegistryEntry, info: ProcInfo | undefined): string | null {
   if (!info) return 'process gone';
+  if (entry.procStart !== null && info.startTicks !== entry.procStart) return 'pid reused (procStart differs)';
   if (!isClaudeProcess(info)) return 'pid belongs to another program';
   // Without procStart, a process started well after the entry was written cannot be its writer.
   if (entry.procStart === null && entry.startedAt !== null && info.startedAtMs > entry.startedAt + START_SLACK_MS) {
@@ -117,8 +124,11 @@ export async function scanRegistry(options: RegistryScanOptions): Promise<Regist
     await sleep(options.tornRetryMs ?? 30);
     for (const [file, pid] of torn) take(file, pid, readEntry(file, pid), true);
   }
+  // Many entries: one read of the process table (shared with the other sources listing in the same
+  // turn, as a rescan does) instead of two reads per entry.
+  const table = entries.length >= SNAPSHOT_FROM ? options.proc.snapshot() : null;
   for (const entry of entries) {
-    const reason = staleReason(entry, options.proc);
+    const reason = table ? staleReasonOf(entry, table.byPid.get(entry.pid)) : staleReason(entry, options.proc);
     if (reason === null) result.live.push(entry);
     else result.stale.push(`${path.join(options.sessionsDir, `${entry.pid}.json`)}: ${reason}`);
   }

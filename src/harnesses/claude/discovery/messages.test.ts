@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import { pageConversation } from '../../../discovery/jsonl/index.ts';
 import { conversationOf } from './messages.ts';
-import { scanTranscripts, CLAUDE_MAX_LINE_BYTES } from './transcript-scan.ts';
+import { scanTranscripts, MAX_LINE_BYTES } from './transcript-scan.ts';
 import type { TranscriptScanCounters } from './transcript-scan.ts';
 import { ignoreTranscriptLine } from './transcript.ts';
 import { assistantLine, metaLine, SID, tempHome, toolResultLine, userLine, writeTranscript } from './claude-fixtures.test-support.ts';
@@ -75,6 +75,6 @@ describe('claude conversation messages (search and reading)', () => {
     assert.deepEqual(page.messages.map((m) => [m.position, m.text]), [[1, 'hi from fake model'], [2, 'out']]);
     assert.equal(page.total, 4);
     assert.equal(page.next, 3);
-    assert.equal(pageConversation(file, { ignore: ignoreTranscriptLine, maxLineBytes: CLAUDE_MAX_LINE_BYTES }, conversationOf, 4, 10).next, null);
+    assert.equal(pageConversation(file, { ignore: ignoreTranscriptLine, maxLineBytes: MAX_LINE_BYTES }, conversationOf, 4, 10).next, null);
   });
 });

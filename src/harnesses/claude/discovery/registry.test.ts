@@ -76,6 +76,30 @@ describe('claude registry liveness', () => {
     assert.ok(r.stale.some((s) => s.includes('300.json') && s.includes('another program')));
   });
 
+  it('many entries are checked against one snapshot of the table, with the same verdicts', async () => {
+    const h = home();
+    const processes = [];
+    for (let i = 0; i < 20; i++) {
+      processes.push(claudeProc(100 + i, 500));
+      writeRegistry(h, { pid: 100 + i, procStart: 500 });
+    }
+    processes.push(claudeProc(200, 999), { pid: 300, startTicks: 700, argv: ['sleep', '60'], exe: '/usr/bin/sleep' });
+    const fake = createFakeProc({ processes });
+    let snapshots = 0;
+    let reads = 0;
+    const proc = { ...fake, snapshot: () => (snapshots++, fake.snapshot()), read: (pid: number) => (reads++, fake.read(pid)) };
+    writeRegistry(h, { pid: 200, procStart: 111 });
+    writeRegistry(h, { pid: 300, procStart: 700 });
+    writeRegistry(h, { pid: 400, procStart: 1 });
+    const r = await scanRegistry({ sessionsDir: path.join(h, 'sessions'), proc });
+    assert.deepEqual({ snapshots, reads }, { snapshots: 1, reads: 0 });
+    assert.equal(r.live.length, 20);
+    assert.equal(r.stale.length, 3);
+    assert.ok(r.stale.some((s) => s.includes('400.json') && s.includes('gone')));
+    assert.ok(r.stale.some((s) => s.includes('200.json') && s.includes('reused')));
+    assert.ok(r.stale.some((s) => s.includes('300.json') && s.includes('another program')));
+  });
+
   it('a torn file is re-read once shortly after', async () => {
     const h = home();
     const proc = createFakeProc({ processes: [claudeProc(100, 500)] });

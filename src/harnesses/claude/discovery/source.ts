@@ -17,7 +17,9 @@ import { MusterError } from '../../../errors/index.ts';
 import { buildSession, mainEntry } from './build-session.ts';
 import { scanRegistry, staleReason } from './live.ts';
 import type { RegistryEntry } from './registry.ts';
-import { readTranscript, scanTranscripts } from './transcript-scan.ts';
+import { listedTranscripts, pageClaudeTranscript, readTranscript, scanTranscripts } from './transcript-scan.ts';
+import { startColdRun } from '../../../discovery/index-pool/index.ts';
+import type { ColdIndexing, ColdRun } from '../../../discovery/index-pool/index.ts';
 import { isTranscriptSummary } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import { createLedgerCache } from './fork-ledger.ts';
@@ -28,10 +30,6 @@ import { folderCwds } from './folder-cwd.ts';
 import type { ScannedTranscript, TranscriptScanCounters } from './transcript-scan.ts';
 import { watchClaude } from './watch.ts';
 import { findTranscriptFile, readClaudeTail } from './tail.ts';
-import { pageConversation } from '../../../discovery/jsonl/index.ts';
-import { conversationOf } from './messages.ts';
-import { ignoreTranscriptLine } from './transcript.ts';
-import { CLAUDE_MAX_LINE_BYTES } from './transcript-scan.ts';
 
 export interface ClaudeSourceOptions {
   /** Claude's config dir (`$CLAUDE_CONFIG_DIR`, else `~/.claude`; resolved by the adapter). */
@@ -50,6 +48,8 @@ export interface ClaudeSourceOptions {
   maxLineBytes?: number;
   /** Hand the index each transcript's messages for search. Default: true (false: the discovery-only baseline of bench/search.ts). */
   search?: boolean;
+  /** Reads a first start's unread transcripts in worker threads (coldIndex). Default: none. */
+  cold?: ColdIndexing;
 }
 
 const emptyCounters = (): TranscriptScanCounters => ({ filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] });
@@ -65,6 +65,7 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
   const index = options.index ?? createMemoryTranscriptIndex();
   const git = options.git ?? createGitReader();
   const ledgers = createLedgerCache({ maxLineBytes: options.maxLineBytes });
+  let cold: ColdRun | null = null;
   const counters: TranscriptScanCounters & { stale: number } = {
     filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [], stale: 0,
   };
@@ -160,7 +161,7 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
     async list() {
       const live = await liveBySession();
       const local = emptyCounters();
-      const transcripts = scanTranscripts({ projectsDir, home, index, maxLineBytes: options.maxLineBytes, search: options.search }, local);
+      const transcripts = scanTranscripts({ projectsDir, home, index, maxLineBytes: options.maxLineBytes, search: options.search, pending: cold?.pending }, local);
       absorb(local);
       const byId = new Map<string, ScannedTranscript>();
       for (const t of transcripts) {
@@ -220,7 +221,20 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
       if (!isValidId(id)) throw new MusterError('invalid_id', `not a Claude session id: ${JSON.stringify(id)}`);
       const file = findTranscriptFile(projectsDir, id.toLowerCase(), home);
       if (!file) return null;
-      return pageConversation(file, { ignore: ignoreTranscriptLine, maxLineBytes: options.maxLineBytes ?? CLAUDE_MAX_LINE_BYTES }, conversationOf, from, limit);
+      return pageClaudeTranscript(file, from, limit, options.maxLineBytes);
+    },
+
+    coldIndex(onProgress) {
+      if (!options.cold || cold) return null;
+      cold = startColdRun({
+        harness: 'claude', kind: 'claude', index, cold: options.cold, messages: options.search !== false, files: listedTranscripts(projectsDir, home), isSummary: isTranscriptSummary, onProgress,
+        onResult: (r) => {
+          if (r.ok) absorb({ ...emptyCounters(), filesScanned: 1, linesParsed: r.linesParsed, linesSkipped: r.linesSkipped });
+          else absorb({ ...emptyCounters(), filesScanned: 1, filesSkipped: 1, notRegular: r.code === 'ENOTREG' ? 1 : 0, errors: [r.code === 'ENOTREG' ? r.message : `${r.path}: ${r.code}`] });
+        },
+      });
+      const run = cold;
+      return run ? run.done.finally(() => { if (cold === run) cold = null; }) : null;
     },
 
     diagnostics(): SourceDiagnostics {

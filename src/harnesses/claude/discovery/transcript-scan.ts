@@ -6,18 +6,20 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { readJsonlFrom } from '../../../discovery/jsonl/index.ts';
 import type { TranscriptIndex } from '../../../discovery/contract.ts';
+import { failedResult } from '../../../discovery/index-pool/index.ts';
+import type { FileResult, FileTask, ListedFile } from '../../../discovery/index-pool/index.ts';
 import { isNotRegularFile, statRegularFile } from '../../../discovery/regular-file/index.ts';
 import { listTranscriptFiles } from './transcript-files.ts';
-import { applyRecord, createTranscriptSummary, ignoreTranscriptLine, isTranscriptSummary } from './transcript.ts';
+import { createTranscriptSummary, isTranscriptSummary } from './transcript.ts';
+import { foldTranscriptFile } from './transcript-lines.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
-import type { TranscriptMessage } from '../../../core/transcript-message.ts';
+import type { MessagePage, TranscriptMessage } from '../../../core/transcript-message.ts';
+import { messagesBetween, pageConversation } from '../../../discovery/jsonl/index.ts';
 import { conversationOf } from './messages.ts';
+import { ignoreTranscriptLine } from './transcript.ts';
 
-/** Lines longer than this are skipped unparsed (a 50 MB tool output), counted in linesSkipped. Default of `maxLineBytes`. */
-export const CLAUDE_MAX_LINE_BYTES = 8 * 1024 * 1024;
 
 export interface ScannedTranscript {
   path: string;
@@ -37,6 +39,9 @@ export interface TranscriptScanCounters {
   errors: string[];
 }
 
+/** Lines longer than this are skipped unparsed (a 50 MB tool output), unless their head says ignore. */
+export const MAX_LINE_BYTES = 8 * 1024 * 1024;
+
 export interface TranscriptScanOptions {
   projectsDir: string;
   index: TranscriptIndex;
@@ -46,6 +51,8 @@ export interface TranscriptScanOptions {
   home?: string;
   /** Hand the index each read's messages for search. Default: true. */
   search?: boolean;
+  /** Files a cold index has not read yet: left out, and their index entries kept. Default: none. */
+  pending?: ReadonlySet<string>;
 }
 
 /** Reads every transcript (incrementally); counters are added to `counters`. */
@@ -55,6 +62,7 @@ export function scanTranscripts(options: TranscriptScanOptions, counters: Transc
   const home = options.home ?? path.dirname(options.projectsDir);
   for (const { file, id } of listTranscriptFiles(options.projectsDir, home, counters)) {
     seen.add(file);
+    if (options.pending?.has(file)) continue;
     counters.filesScanned++;
     const t = readTranscript(file, id, options, counters);
     if (t) out.push(t);
@@ -92,21 +100,13 @@ export function readTranscript(
   const from = reusable ? entry.offset : 0;
   const usage: UsageRecord[] = [];
   const sink = { sessionId: id, emit: (u: UsageRecord) => void usage.push(u) };
-  const items: TranscriptMessage[] = [];
   const search = options.search !== false;
   try {
-    const r = readJsonlFrom(file, from, (rec) => {
-      applyRecord(summary, rec, sink);
-      if (search) for (const m of conversationOf(rec)) items.push(m);
-    }, {
-      ignore: ignoreTranscriptLine,
-      maxLineBytes: options.maxLineBytes ?? CLAUDE_MAX_LINE_BYTES,
-    });
+    const r = foldTranscriptFile(file, from, summary, options.maxLineBytes ?? MAX_LINE_BYTES, sink);
     counters.linesParsed += r.linesParsed;
     counters.linesSkipped += r.linesSkipped;
-    // Lines the filter took unparsed were recognised by their Claude-specific heads: records too.
-    summary.records += r.linesIgnored;
-    options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, ...(search ? { messages: { sessionId: id, from, items } } : {}) });
+    const messages = search ? { messages: { sessionId: id, from, items: claudeMessagesBetween(file, from, r.offset, options.maxLineBytes) } } : {};
+    options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, ...messages });
   } catch (e) {
     skip(counters, file, e, 'read failed');
     return undefined;
@@ -126,4 +126,47 @@ function skip(counters: TranscriptScanCounters, file: string, e: unknown, what: 
     counters.notRegular++;
     counters.errors.push(e.message);
   } else counters.errors.push(`${file}: ${(e as NodeJS.ErrnoException).code ?? what}`);
+}
+
+/** Every transcript file, stat'ed, newest first (what a cold index reads, in that order). */
+export function listedTranscripts(projectsDir: string, home: string): ListedFile[] {
+  const ignore = { filesSkipped: 0, errors: [] as string[] }; // list() counts these on its own pass
+  const out: ListedFile[] = [];
+  for (const { file } of listTranscriptFiles(projectsDir, home, ignore)) {
+    try {
+      const st = statRegularFile(file);
+      out.push({ path: file, size: st.size, mtimeMs: st.mtimeMs });
+    } catch {
+      // unreadable or not a regular file: list() reads and counts it
+    }
+  }
+  return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
+}
+
+/** The cold index's fold of one transcript (runs in a worker thread). Never throws. */
+export function foldClaudeTask(task: FileTask): FileResult {
+  try {
+    const st = statRegularFile(task.path);
+    const resume = task.from > 0 && isTranscriptSummary(task.summary);
+    const summary = resume ? (task.summary as TranscriptSummary) : createTranscriptSummary();
+    const usage: UsageRecord[] = [];
+    // The session id is the file's name, as listing takes it (transcript-files.ts).
+    const sink = { sessionId: path.basename(task.path, '.jsonl'), emit: (u: UsageRecord) => void usage.push(u) };
+    const from = resume ? task.from : 0;
+    const r = foldTranscriptFile(task.path, from, summary, MAX_LINE_BYTES, sink);
+    const messages = task.messages ? { messages: { sessionId: sink.sessionId, from, items: claudeMessagesBetween(task.path, from, r.offset) } } : {};
+    return { ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, ...messages, linesParsed: r.linesParsed, linesSkipped: r.linesSkipped, bytes: task.bytes };
+  } catch (e) {
+    return failedResult(task, e);
+  }
+}
+
+/** The messages of bytes [from, to) of a transcript, for search (positions as pageClaudeTranscript counts them). */
+export function claudeMessagesBetween(file: string, from: number, to: number, maxLineBytes = MAX_LINE_BYTES): TranscriptMessage[] {
+  return messagesBetween(file, from, to, { ignore: ignoreTranscriptLine, maxLineBytes }, conversationOf);
+}
+
+/** A page of a transcript's conversation, read as the index reads messages, so positions match. */
+export function pageClaudeTranscript(file: string, from: number, limit: number, maxLineBytes = MAX_LINE_BYTES): MessagePage {
+  return pageConversation(file, { ignore: ignoreTranscriptLine, maxLineBytes }, conversationOf, from, limit);
 }

@@ -1,8 +1,10 @@
 /**
  * A short-lived JSON-RPC client of the Codex daemon's control socket (WebSocket over a unix socket, one
  * JSON-RPC message per frame; `initialize`, then `initialized`, then methods).
- * Muster only asks (`thread/read`) and interrupts (`turn/interrupt`); it never subscribes
- * (`thread/resume`…), because a subscription keeps the thread loaded — Codex alone decides that.
+ * Muster asks (`thread/read`), interrupts (`turn/interrupt`) and starts a turn on a thread the daemon
+ * already holds (`turn/start`, `muster send`); it never loads or subscribes (`thread/resume`…), because
+ * a subscription keeps the thread loaded — Codex alone decides that. The connection a `turn/start`
+ * came over gets the turn's notifications until it closes, which it does at once; the turn runs on.
  */
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
@@ -23,8 +25,8 @@ export interface ConnectOptions {
   clientName?: string;
 }
 
-/** The methods Muster may call. Anything that would subscribe to a thread is deliberately absent. */
-export const ALLOWED_METHODS = new Set(['initialize', 'thread/read', 'thread/loaded/list', 'turn/interrupt']);
+/** The methods Muster may call. Anything that would load or subscribe to a thread is deliberately absent. */
+export const ALLOWED_METHODS = new Set(['initialize', 'thread/read', 'thread/loaded/list', 'turn/interrupt', 'turn/start']);
 
 function handshake(sock: Socket, timeoutMs: number): Promise<Buffer> {
   const key = randomBytes(16).toString('base64');

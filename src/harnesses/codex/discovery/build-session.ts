@@ -62,6 +62,16 @@ export function liveness(f: ThreadFacts): { live: boolean; pid: number | null; p
   }
 }
 
+/**
+ * Whether the shared daemon holds the thread and answered for it just now: then its `turn/start` takes
+ * a prompt (prompt.ts), whether a TUI is attached or the thread only lingers (listed dormant) until the
+ * daemon unloads it. Exec and embedded-TUI holders run their own in-process server, out of reach.
+ */
+function promptable(f: ThreadFacts): boolean {
+  const a = f.assignment;
+  return a !== null && a.kind !== 'holder' && a.holderKind === 'daemon' && f.daemon !== null && f.daemon.type !== 'notLoaded';
+}
+
 export function buildSession(f: ThreadFacts, git: GitReader): { session: Session; plan: EndPlan } {
   const s = f.summary;
   const { live, pid, pids, plan } = liveness(f);
@@ -103,7 +113,10 @@ export function buildSession(f: ThreadFacts, git: GitReader): { session: Session
     prLinks: [],
     pane: null,
     canEnd: live && plan.kind !== 'none',
+    // A TUI holding the thread's lock (embedded) or naming it in its argv is this thread's process, verified.
+    processVerified: live && (f.assignment?.kind === 'argv' || (f.assignment?.kind === 'holder' && f.assignment.holderKind === 'tui') || plan.kind !== 'none'),
     resumeArgv: codexResumeArgv(f.id),
+    promptable: promptable(f),
   };
   return { session, plan };
 }

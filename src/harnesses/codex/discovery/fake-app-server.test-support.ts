@@ -1,6 +1,7 @@
 /**
  * Test double of the Codex daemon's control socket: WebSocket over a unix socket speaking JSON-RPC,
- * answering `thread/read` from a table and recording every call. Test-only; it belongs in test/fakes/
+ * answering `thread/read` from a table, starting (or steering) turns on `turn/start`, and recording
+ * every call. Test-only; it belongs in test/fakes/
  * (another engineer's folder) and can move there as is.
  */
 import { createServer } from 'node:net';
@@ -10,14 +11,18 @@ import { OP, acceptKey, createFrameDecoder, createMessageAssembler, encodeFrame 
 export interface FakeAppServer {
   /** Methods received, in order (including notifications such as `initialized`). */
   readonly calls: { method: string; params: unknown }[];
-  /** Thread statuses `thread/read` answers with; unknown ids answer `notLoaded`. */
-  readonly threads: Map<string, { type: string; activeFlags?: string[]; name?: string; cwd?: string }>;
+  /** Thread statuses `thread/read` answers with; unknown ids answer `notLoaded`. `turnId`: the running turn. */
+  readonly threads: Map<string, { type: string; activeFlags?: string[]; name?: string; cwd?: string; turnId?: string }>;
+  /** Methods left unanswered (a daemon that took a request and went silent). */
+  readonly silent: Set<string>;
   close(): Promise<void>;
 }
 
 export async function startFakeAppServer(socketPath: string): Promise<FakeAppServer> {
   const calls: FakeAppServer['calls'] = [];
   const threads: FakeAppServer['threads'] = new Map();
+  const silent = new Set<string>();
+  let turns = 0;
   const sockets = new Set<Socket>();
 
   const answer = (method: string, params: unknown): { result?: unknown; error?: { code: number; message: string } } => {
@@ -36,6 +41,15 @@ export async function startFakeAppServer(socketPath: string): Promise<FakeAppSer
         threads.set(p.threadId as string, { ...t, type: 'idle', activeFlags: [] });
         return { result: {} };
       }
+      case 'turn/start': {
+        // As 0.171.0 does: an idle loaded thread starts a turn; a running one takes the input into that
+        // turn (steers) and answers with its id. A thread not loaded is an error here (not observed).
+        const t = threads.get(p.threadId ?? '');
+        if (!t) return { error: { code: -32600, message: 'thread not loaded' } };
+        const turnId = t.type === 'active' && t.turnId ? t.turnId : `turn-${++turns}`;
+        threads.set(p.threadId as string, { ...t, type: 'active', activeFlags: t.activeFlags ?? [], turnId });
+        return { result: { turn: { id: turnId, items: [], status: 'inProgress', error: null } } };
+      }
       default: return { error: { code: -32601, message: `method not found: ${method}` } };
     }
   };
@@ -51,7 +65,7 @@ export async function startFakeAppServer(socketPath: string): Promise<FakeAppSer
         if (m.opcode !== OP.text) continue;
         const msg = JSON.parse(m.data.toString('utf8')) as { id?: number; method: string; params?: unknown };
         calls.push({ method: msg.method, params: msg.params });
-        if (msg.id === undefined) continue;
+        if (msg.id === undefined || silent.has(msg.method)) continue;
         const reply = { id: msg.id, ...answer(msg.method, msg.params) };
         // A notification first, as the real daemon interleaves them.
         sock.write(encodeFrame(OP.text, Buffer.from(JSON.stringify({ method: 'remoteControl/status/changed', params: { status: 'disabled' } })), false));
@@ -83,6 +97,7 @@ export async function startFakeAppServer(socketPath: string): Promise<FakeAppSer
   return {
     calls,
     threads,
+    silent,
     close: () => new Promise<void>((resolve) => {
       for (const s of sockets) s.destroy();
       server.close(() => resolve());

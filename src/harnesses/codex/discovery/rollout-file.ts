@@ -3,16 +3,19 @@
  * offset are read; a file that shrank or whose mtime went back is re-read from byte 0.
  */
 import { basename } from 'node:path';
-import { readJsonlFrom } from '../../../discovery/jsonl/index.ts';
 import { isNotRegularFile, statRegularFile } from '../../../discovery/regular-file/index.ts';
-import type { TranscriptIndex } from '../../../discovery/contract.ts';
-import { applyRolloutRecord, emptyRolloutSummary, isRolloutSummary, rolloutIgnore } from './rollout.ts';
+import type { IndexedMessages, TranscriptIndex } from '../../../discovery/contract.ts';
+import { failedResult } from '../../../discovery/index-pool/index.ts';
+import type { FileResult, FileTask, ListedFile } from '../../../discovery/index-pool/index.ts';
+import { emptyRolloutSummary, isRolloutSummary, rolloutIgnore, threadIdFromRolloutName } from './rollout.ts';
 import type { RolloutSummary } from './rollout.ts';
-import { threadIdFromRolloutName } from './rollout.ts';
+import { foldRolloutFile, HEAD_BYTES } from './rollout-lines.ts';
+import type { RolloutFile } from './rollout-scan.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
-import type { MessagePage, TranscriptMessage } from '../../../core/transcript-message.ts';
-import { pageConversation } from '../../../discovery/jsonl/index.ts';
+import type { MessagePage } from '../../../core/transcript-message.ts';
+import { messagesBetween, pageConversation } from '../../../discovery/jsonl/index.ts';
 import { rolloutMessagesOf } from './rollout-messages.ts';
+import type { UsageSink } from './usage-records.ts';
 
 export interface ReadCounters {
   filesScanned: number;
@@ -26,8 +29,11 @@ export interface ReadCounters {
 
 /** Lines longer than this are never parsed: a session_meta is ~20 KB, real records far below 4 MiB. */
 const MAX_LINE_BYTES = 4 * 1024 * 1024;
-/** Enough head for the type, the item type and a call_id (ids are ~40 bytes each). */
-const HEAD_BYTES = 640;
+/**
+ * How search reads a rollout's messages, and reading pages them: one filter, so positions agree (its
+ * skips depend on no summary state that changes which messages a line gives).
+ */
+const ROLLOUT_READ = { ignore: rolloutIgnore(emptyRolloutSummary()), headBytes: HEAD_BYTES, maxLineBytes: MAX_LINE_BYTES };
 const MAX_ERRORS = 50;
 
 export function pushError(c: Pick<ReadCounters, 'errors'>, msg: string): void {
@@ -67,21 +73,12 @@ export function readRollout(path: string, index: TranscriptIndex, counters: Read
   const from = resume ? prev.offset : 0;
   counters.filesScanned++;
   const usage: UsageRecord[] = [];
-  const threadId = threadIdFromRolloutName(basename(path));
-  const sink = threadId ? { sessionId: threadId, emit: (u: UsageRecord) => void usage.push(u) } : undefined;
-  const items: TranscriptMessage[] = [];
+  const sink = usageSinkOf(path, usage);
   try {
-    const r = readJsonlFrom(path, from, (rec) => {
-      applyRolloutRecord(summary, rec, sink);
-      for (const m of rolloutMessagesOf(rec)) items.push(m);
-    }, {
-      ignore: rolloutIgnore(summary), headBytes: HEAD_BYTES, maxLineBytes: MAX_LINE_BYTES,
-    });
+    const r = foldRolloutFile(path, from, summary, MAX_LINE_BYTES, sink);
     counters.linesParsed += r.linesParsed + r.linesIgnored;
     counters.linesSkipped += r.linesSkipped;
-    // The filter takes only lines whose head is a Codex record's: records too.
-    summary.records += r.linesIgnored;
-    const messages = threadId ? { sessionId: threadId, from, items } : undefined;
+    const messages = messagesOf(path, from, r.offset);
     index.put({ path, harness: 'codex', size, mtimeMs, offset: r.offset, summary, usage, ...(messages ? { messages } : {}) });
     return summary;
   } catch (e) {
@@ -95,5 +92,51 @@ export function readRollout(path: string, index: TranscriptIndex, counters: Read
  * no summary state that changes which messages a line gives), so positions match the index's.
  */
 export function pageRollout(path: string, from: number, limit: number): MessagePage {
-  return pageConversation(path, { ignore: rolloutIgnore(emptyRolloutSummary()), headBytes: HEAD_BYTES, maxLineBytes: MAX_LINE_BYTES }, rolloutMessagesOf, from, limit);
+  return pageConversation(path, ROLLOUT_READ, rolloutMessagesOf, from, limit);
+}
+
+/** The rollouts, stat'ed, newest first (what a cold index reads, in that order). */
+export function listedRollouts(files: RolloutFile[]): ListedFile[] {
+  const out: ListedFile[] = [];
+  for (const f of files) {
+    try {
+      const st = statRegularFile(f.path);
+      out.push({ path: f.path, size: st.size, mtimeMs: st.mtimeMs });
+    } catch {
+      // unreadable or not a regular file: list() reads and counts it
+    }
+  }
+  return out.sort((a, b) => b.mtimeMs - a.mtimeMs);
+}
+
+/** The cold index's fold of one rollout (runs in a worker thread). Never throws. */
+export function foldCodexTask(task: FileTask): FileResult {
+  try {
+    const st = statRegularFile(task.path);
+    const resume = task.from > 0 && isRolloutSummary(task.summary);
+    const summary = resume ? (task.summary as RolloutSummary) : emptyRolloutSummary();
+    const usage: UsageRecord[] = [];
+    const from = resume ? task.from : 0;
+    const r = foldRolloutFile(task.path, from, summary, MAX_LINE_BYTES, usageSinkOf(task.path, usage));
+    const messages = task.messages ? messagesOf(task.path, from, r.offset) : undefined;
+    return {
+      ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, ...(messages ? { messages } : {}),
+      linesParsed: r.linesParsed + r.linesIgnored, linesSkipped: r.linesSkipped, bytes: task.bytes,
+    };
+  } catch (e) {
+    return failedResult(task, e);
+  }
+}
+
+/** Where a rollout's usage records go: `out`, counted for the thread its file name names (none without one). */
+function usageSinkOf(path: string, out: UsageRecord[]): UsageSink | undefined {
+  const threadId = threadIdFromRolloutName(basename(path));
+  return threadId ? { sessionId: threadId, emit: (u) => void out.push(u) } : undefined;
+}
+
+/** The conversation messages of bytes [from, to) of a rollout, for its thread (none without a thread id in its name). */
+function messagesOf(path: string, from: number, to: number): IndexedMessages | undefined {
+  const threadId = threadIdFromRolloutName(basename(path));
+  if (!threadId) return undefined;
+  return { sessionId: threadId, from, items: messagesBetween(path, from, to, ROLLOUT_READ, rolloutMessagesOf) };
 }

@@ -147,6 +147,19 @@ describe('codex source: liveness from thread-writer locks', () => {
     assert.deepEqual(fake.signals, [{ pid: 4242, signal: 'SIGINT', delivered: true }]);
   });
 
+  it('an embedded TUI holding its lock is its verified process, which Muster types into but never signals', async () => {
+    const home = newHome();
+    writeRollout(home, A, [rec.meta(A), rec.taskStarted(), rec.taskComplete()]);
+    const lock = touchLock(home, A);
+    const fake = createFakeProc({ processes: [{ pid: 4343, argv: [NATIVE, '--no-daemon'], exe: NATIVE, cwd: '/home/dev/project' }], locks: [{ path: lock, pids: [4343] }] });
+    const src = createCodexSource({ home, proc: withRealInodes(fake, home), withDaemon: noDaemon });
+    const s = await src.get(A);
+    assert.ok(s?.live);
+    assert.equal(s.pid, 4343);
+    assert.equal(s.canEnd, false);
+    assert.equal(s.processVerified, true);
+  });
+
   it('a SIGKILL leftover (lock file, no flock) is dormant and counted as stale', async () => {
     const home = newHome();
     writeRollout(home, A, [rec.meta(A), rec.taskStarted()]);
@@ -225,6 +238,7 @@ describe('codex source: liveness from thread-writer locks', () => {
       assert.equal(a?.live, true);
       assert.equal(a?.status, 'idle');
       assert.equal(a?.canEnd, false);
+      assert.equal(a?.processVerified, false, 'a directory guess is not this thread\'s process: never typed into');
       assert.equal((await src.end(A)).outcome, 'unsupported');
       assert.equal(b?.live, true, 'turn still running in the daemon');
       assert.equal(b?.status, 'working');

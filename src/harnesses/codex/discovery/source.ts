@@ -1,12 +1,12 @@
 /**
  * The Codex session source. Dormant sessions come from rollouts (read incrementally) and Codex's thread
  * index; live ones only from held thread-writer locks, assigned to the process each is live in
- * (assign.ts); daemon-held threads get their exact status from the daemon's control socket. Muster
- * never writes into CODEX_HOME.
+ * (assign.ts); daemon-held threads get their exact status from the daemon's control socket, and take
+ * prompts through it (prompt.ts). Muster never writes into CODEX_HOME.
  */
 import { codexResumeArgv } from '../commands.ts';
 import { basename, join } from 'node:path';
-import type { Disposer, EndOutcome, SessionSource, SourceChange, SourceDiagnostics, TranscriptIndex } from '../../../discovery/contract.ts';
+import type { Disposer, EndOutcome, PromptOutcome, SessionSource, SourceChange, SourceDiagnostics, TranscriptIndex } from '../../../discovery/contract.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import { createGitReader } from '../../../discovery/git/index.ts';
 import type { GitReader } from '../../../discovery/git/index.ts';
@@ -22,8 +22,11 @@ import type { AssignProcess, AssignThread, Assignment } from './assign.ts';
 import { buildSession } from './build-session.ts';
 import type { EndPlan } from './build-session.ts';
 import { endThread } from './end.ts';
-import { countSkip, pageRollout, readRollout, pushError } from './rollout-file.ts';
-import { threadIdFromRolloutName } from './rollout.ts';
+import { promptDaemonThread } from './prompt.ts';
+import { countSkip, listedRollouts, pageRollout, readRollout, pushError } from './rollout-file.ts';
+import { isRolloutSummary, threadIdFromRolloutName } from './rollout.ts';
+import { startColdRun } from '../../../discovery/index-pool/index.ts';
+import type { ColdIndexing, ColdRun } from '../../../discovery/index-pool/index.ts';
 import type { ReadCounters } from './rollout-file.ts';
 import type { RolloutSummary } from './rollout.ts';
 import { findRollouts } from './rollout-scan.ts';
@@ -47,8 +50,12 @@ export interface CodexSourceOptions {
   controlSocket?: string;
   /** Budget per daemon call, ms. Default: 1000. */
   daemonTimeoutMs?: number;
+  /** Budget for a prompt's daemon calls (`thread/read`, `turn/start`), ms. Default: 5000. */
+  promptTimeoutMs?: number;
   /** Opens a control connection; tests may substitute. Default: withAppServer. */
   withDaemon?: <T>(socketPath: string, fn: (c: AppServerClient) => Promise<T>, timeoutMs: number) => Promise<T>;
+  /** Reads a first start's unread rollouts in worker threads (coldIndex). Default: none. */
+  cold?: ColdIndexing;
 }
 
 export interface CodexSource extends SessionSource {
@@ -71,6 +78,7 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
   const withDaemon = options.withDaemon ?? ((p, fn, t) => withAppServer(p, fn, { timeoutMs: t }));
   const counters: ReadCounters = { filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] };
   let staleLocks = 0;
+  let cold: ColdRun | null = null;
   const store = createThreadStore(home, (m) => pushError(counters, m), (e) => countSkip(counters, e.path, e));
 
   /** thread/read for each daemon-held thread over one connection; an unreachable daemon yields {}. */
@@ -100,6 +108,7 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
     const seen = new Set<string>();
     for (const f of findRollouts(home, (p, e) => countSkip(counters, p, e))) {
       seen.add(f.path);
+      if (cold?.pending.has(f.path)) continue; // the cold index reads it
       const s = readRollout(f.path, index, counters);
       if (!s) continue;
       if (s.records === 0) { counters.filesSkipped++; continue; } // named like a rollout, holds none of its records
@@ -167,6 +176,12 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
       if (!p || !s || !s.live) return { outcome: 'not_running', reason: 'the thread is not live' };
       return endThread({ id: id.toLowerCase(), home, proc, plan: p.plan, summary: p.summary, daemon: p.daemon, controlSocket, timeoutMs, withDaemon });
     },
+    async prompt(id, text): Promise<PromptOutcome> {
+      if (!isValidId(id)) return { ok: false, reason: 'refused', message: 'not a Codex thread id' };
+      const key = id.toLowerCase();
+      if ((await resolve()).sessions.get(key)?.promptable !== true) return { ok: false, reason: 'no_channel', message: 'no running Codex app-server daemon holds this thread' };
+      return promptDaemonThread({ id: key, text, controlSocket, timeoutMs: options.promptTimeoutMs ?? 5000, withDaemon });
+    },
     resumeArgv: codexResumeArgv,
     isValidId,
     async messages(id, from, limit) {
@@ -176,6 +191,25 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
       const files = findRollouts(home, () => {}).filter((f) => f.threadId === want);
       const file = files.find((f) => !f.archived) ?? files[0];
       return file ? pageRollout(file.path, from, limit) : null;
+    },
+    coldIndex(onProgress) {
+      if (!options.cold || cold) return null;
+      cold = startColdRun({
+        harness: 'codex', kind: 'codex', index, cold: options.cold, messages: true, files: listedRollouts(findRollouts(home, () => {})), isSummary: isRolloutSummary, onProgress,
+        onResult: (r) => {
+          counters.filesScanned++;
+          if (r.ok) {
+            counters.linesParsed += r.linesParsed;
+            counters.linesSkipped += r.linesSkipped;
+          } else {
+            counters.filesSkipped++;
+            if (r.code === 'ENOTREG') counters.notRegular++;
+            pushError(counters, r.code === 'ENOTREG' ? r.message : `read ${r.path}: ${r.message}`);
+          }
+        },
+      });
+      const run = cold;
+      return run ? run.done.finally(() => { if (cold === run) cold = null; }) : null;
     },
     diagnostics(): SourceDiagnostics {
       return {

@@ -10,6 +10,7 @@ import { ompResumeArgv } from '../commands.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SessionSource, TranscriptIndex } from '../../../discovery/contract.ts';
+import type { ColdIndexing } from '../../../discovery/index-pool/index.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import { createGitReader } from '../../../discovery/git/index.ts';
 import type { GitReader } from '../../../discovery/git/index.ts';
@@ -17,11 +18,11 @@ import { createProc } from '../../../discovery/proc/index.ts';
 import type { ProcPort, ProcessTable } from '../../../discovery/proc/types.ts';
 import { priceTokens } from '../../../discovery/pricing/index.ts';
 import type { TokenCounts } from '../../../core/session.ts';
-import { argValues, createFamilySource, isOmpProcess, isPiProcess, oneLine, readStatusRegistry } from '../../pi/discovery/index.ts';
+import { argValues, createFamilySource, isOmpProcess, isPiProcess, readStatusRegistry } from '../../pi/discovery/index.ts';
 import type { LiveEvidence, LiveProcess } from '../../pi/discovery/index.ts';
 import { readRunClients } from './run-files.ts';
 import { ptsNumber, readTerminalPointer } from './terminal-pointers.ts';
-import { readTitleLine } from './title-line.ts';
+import { ompAfterRead } from './title-line.ts';
 
 export interface OmpSourceOptions {
   /** omp's home (`~/.omp`; resolved by the adapter). */
@@ -37,6 +38,8 @@ export interface OmpSourceOptions {
   /** Default: 15 minutes. */
   stuckAfterMs?: number;
   price?: (model: string | null, tokens: TokenCounts) => number | null;
+  /** Reads a first start's unread session files in worker threads. Default: none. */
+  cold?: ColdIndexing;
 }
 
 /** A pointer or run file may be dated a little before the process start we read. */
@@ -53,6 +56,7 @@ export function createOmpSource(options: OmpSourceOptions): SessionSource {
   };
   const proc = options.proc ?? createProc();
   return createFamilySource({
+    cold: options.cold,
     harness: 'omp',
     home,
     sessionsDir: path.join(home, 'agent', 'sessions'),
@@ -68,10 +72,7 @@ export function createOmpSource(options: OmpSourceOptions): SessionSource {
     resumeArgv: ompResumeArgv,
     // SIGTERM is omp's clean end: it writes `session_exit` {reason: sigterm} and removes its run file.
     endSignal: 'SIGTERM',
-    afterRead: (file, summary) => {
-      const title = readTitleLine(file.path);
-      if (title !== null) summary.title = oneLine(title, 200);
-    },
+    afterRead: ompAfterRead,
   });
 }
 

@@ -5,6 +5,8 @@
  */
 import fs from 'node:fs';
 import { openRegularFile } from '../../../discovery/regular-file/index.ts';
+import { oneLine } from '../../pi/discovery/index.ts';
+import type { TranscriptSummary } from '../../pi/discovery/index.ts';
 
 /** Longest first line looked at; the real one is a title plus ~200 bytes of padding. */
 const MAX_HEAD = 16 * 1024;
@@ -27,4 +29,10 @@ export function readTitleLine(file: string): string | null {
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+/** omp rewrites its title line in place: after each read of a session file, the title comes from it. */
+export function ompAfterRead(path: string, summary: TranscriptSummary): void {
+  const title = readTitleLine(path);
+  if (title !== null) summary.title = oneLine(title, 200);
 }

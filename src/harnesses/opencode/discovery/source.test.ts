@@ -191,3 +191,21 @@ test('the legacy JSON tree is read when present; the SQLite store wins for the s
   assert.equal(src.diagnostics().linesSkipped, 1, 'malformed message file counted');
   st.close();
 });
+
+test('a server that misses one status call keeps its sessions promptable for a few seconds, not longer', async () => {
+  const { home, st, done } = setup();
+  const proc = createFakeProc();
+  proc.add({ argv: ['opencode', 'serve', '--port', '4096'], exe: EXE, cwd: '/home/dev/project oc\nweird' });
+  const url = 'http://127.0.0.1:4096';
+  const views: Record<string, ServerView> = { [url]: { status: new Map(), permissions: [] } };
+  const http = fakeHttp(views);
+  let now = NOW;
+  const src = source(home, { proc, http, now: () => now });
+  assert.equal((await src.get(done))?.promptable, true);
+  delete views[url]; // the status call times out from now on
+  now += 9_000;
+  assert.equal((await src.get(done))?.promptable, true, 'within the grace: its last view stands');
+  now += 2_000;
+  assert.equal((await src.get(done))?.promptable, false, 'past it: no longer known to answer');
+  st.close();
+});

@@ -40,7 +40,12 @@ export interface OpenCodeSourceOptions {
   price?: (model: string | null, tokens: TokenCounts) => number | null;
   /** Environment for the defaults above. Default: process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Clock, ms. Default: Date.now. */
+  now?: () => number;
 }
+
+/** How long a running server's last status stands in for a status call it missed. */
+const VIEW_GRACE_MS = 10_000;
 
 interface Snapshot {
   sessions: Session[];
@@ -49,6 +54,11 @@ interface Snapshot {
   claims: Map<string, Claim>;
   /** The server that can take a prompt for each session (its claimer's, or the `serve` of its directory). */
   promptUrls: Map<string, string>;
+  /**
+   * Every session's `serve` of its directory, whether or not it answered the listing's short status
+   * call: an operator's prompt tries it (a server slow under load is not a server gone).
+   */
+  serveUrls: Map<string, string>;
 }
 
 export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSource {
@@ -64,6 +74,9 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSou
   const counters: StoreCounters = { filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] };
   const store = createStoreScanner({ dbPath, storageDir, index: options.index ?? createMemoryTranscriptIndex(), counters });
 
+  const clock = options.now ?? Date.now;
+  const lastViews = new Map<string, { view: ServerView; atMs: number }>();
+
   async function snapshot(): Promise<Snapshot> {
     const summaries = store.scan();
     const table = proc.snapshot();
@@ -78,7 +91,20 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSou
     }
     const urls = [...new Set(ocProcs.map((p) => p.serverUrl).filter((u): u is string => u !== null))].sort();
     const views = new Map<string, ServerView>();
-    await Promise.all(urls.map(async (u) => { const v = await http.view(u); if (v) views.set(u, v); }));
+    const now = clock();
+    await Promise.all(urls.map(async (u) => {
+      const fresh = await http.view(u);
+      if (fresh) {
+        lastViews.set(u, { view: fresh, atMs: now });
+        views.set(u, fresh);
+        return;
+      }
+      // A server still running that missed one short status call (a loaded machine) keeps its last
+      // view for a few seconds, so its sessions do not flap to unpromptable and back.
+      const last = lastViews.get(u);
+      if (last && now - last.atMs <= VIEW_GRACE_MS) views.set(u, last.view);
+    }));
+    for (const u of lastViews.keys()) if (!urls.includes(u)) lastViews.delete(u);
     const busy = new Map<string, Set<string>>();
     for (const [u, v] of views) busy.set(u, new Set([...v.status].filter(([, s]) => s.type !== 'idle').map(([id]) => id)));
     const refs = [...summaries.values()].map((s) => ({ id: s.id, directory: s.directory, createdMs: s.createdMs, updatedMs: lastActivityMs(s) }));
@@ -86,14 +112,19 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSou
     // An `opencode serve` hosts every session of its directory, busy or not: it can take a prompt for one.
     const servers = new Map<string, string>();
     for (const p of ocProcs) if (p.cls.kind === 'serve' && p.serverUrl && p.cwd && views.has(p.serverUrl)) servers.set(p.cwd, p.serverUrl);
+    const anyServe = new Map<string, string>();
+    for (const p of ocProcs) if (p.cls.kind === 'serve' && p.serverUrl && p.cwd) anyServe.set(p.cwd, p.serverUrl);
     const promptUrls = new Map<string, string>();
+    const serveUrls = new Map<string, string>();
     for (const s of summaries.values()) {
       const url = claims.get(s.id)?.serverUrl ?? (s.directory ? servers.get(s.directory) : undefined);
       if (url) promptUrls.set(s.id, url);
+      const serve = s.directory ? anyServe.get(s.directory) : undefined;
+      if (serve) serveUrls.set(s.id, serve);
     }
     const sessions = [...summaries.values()].map((s) => toSession(s, claims.get(s.id), views, procs, promptUrls.has(s.id)));
     sessions.sort((a, b) => (b.lastActivityAt ?? '').localeCompare(a.lastActivityAt ?? '') || a.id.localeCompare(b.id));
-    return { sessions, procs, claims, promptUrls };
+    return { sessions, procs, claims, promptUrls, serveUrls };
   }
 
   function toSession(s: OpenCodeSessionSummary, claim: Claim | undefined, views: Map<string, ServerView>, procs: Map<number, ProcInfo>, promptable: boolean): Session {
@@ -151,7 +182,8 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSou
   /** A prompt through the server that runs the session (`serve`, or a TUI started with `--port`). */
   async function prompt(id: string, text: string): Promise<PromptOutcome> {
     if (!isOpenCodeId(id)) return { ok: false, reason: 'refused', message: 'not an OpenCode session id' };
-    const url = (await snapshot()).promptUrls.get(id);
+    const snap = await snapshot();
+    const url = snap.promptUrls.get(id) ?? snap.serveUrls.get(id);
     if (!url) return { ok: false, reason: 'no_channel', message: 'no OpenCode server runs this session' };
     return (await http.prompt(url, id, text))
       ? { ok: true, via: 'opencode prompt_async' }

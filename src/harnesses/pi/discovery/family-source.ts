@@ -12,7 +12,10 @@ import { MusterError } from '../../../errors/index.ts';
 import { assignLive } from './live-assign.ts';
 import type { LiveOwner, LiveProcess } from './live-assign.ts';
 import { watchDirs } from './dir-watch.ts';
-import { idFromFileName } from './session-files.ts';
+import { idFromFileName, listSessionFiles } from './session-files.ts';
+import { isPiSummary } from './transcript-fold.ts';
+import { startColdRun } from '../../../discovery/index-pool/index.ts';
+import type { ColdIndexing, ColdRun } from '../../../discovery/index-pool/index.ts';
 import { pageSessionFile, scanTranscripts } from './transcript-scan.ts';
 import type { ScanOptions, ScannedTranscript } from './transcript-scan.ts';
 import { deriveStatus } from './transcript-status.ts';
@@ -45,6 +48,8 @@ export interface FamilyConfig {
   resumeArgv: (id: string) => string[];
   endSignal: NodeJS.Signals;
   afterRead?: ScanOptions['afterRead'];
+  /** Reads a first start's unread session files in worker threads (the fold named `harness`). Default: none. */
+  cold?: ColdIndexing;
 }
 
 interface Snapshot { sessions: Session[]; table: ProcessTable }
@@ -55,9 +60,12 @@ export function createFamilySource(config: FamilyConfig): SessionSource {
     harness, filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, staleRegistryFiles: 0, notRegularFiles: 0, errors: [],
   };
 
+  let cold: ColdRun | null = null;
+  let coldCounts = { filesScanned: 0, filesSkipped: 0, notRegular: 0, errors: [] as string[] };
+
   const snapshot = (): Snapshot => {
     const table = proc.snapshot();
-    const scan = scanTranscripts({ harness, sessionsDir: config.sessionsDir, home: config.home, index: config.index, afterRead: config.afterRead });
+    const scan = scanTranscripts({ harness, sessionsDir: config.sessionsDir, home: config.home, index: config.index, afterRead: config.afterRead, pending: cold?.pending });
     const live = config.collectLive(table);
     const transcripts = newestPerId(scan.transcripts);
     const owners = assignLive(live.processes, transcripts.map((t) => ({ id: t.id, path: t.path, cwd: t.summary.cwd, mtimeMs: t.mtimeMs })));
@@ -133,7 +141,30 @@ export function createFamilySource(config: FamilyConfig): SessionSource {
       const t = newestPerId(scan.transcripts).find((x) => x.id === id.toLowerCase());
       return t ? pageSessionFile(t.path, from, limit) : null;
     },
-    diagnostics: () => ({ ...diag, errors: [...diag.errors] }),
+    diagnostics: () => ({
+      ...diag,
+      filesScanned: diag.filesScanned + coldCounts.filesScanned,
+      filesSkipped: diag.filesSkipped + coldCounts.filesSkipped,
+      notRegularFiles: diag.notRegularFiles + coldCounts.notRegular,
+      errors: [...diag.errors, ...coldCounts.errors],
+    }),
+    coldIndex(onProgress) {
+      if (!config.cold || cold) return null;
+      const files = listSessionFiles(config.sessionsDir, config.home).files.sort((a, b) => b.mtimeMs - a.mtimeMs);
+      coldCounts = { filesScanned: 0, filesSkipped: 0, notRegular: 0, errors: [] };
+      cold = startColdRun({
+        harness, kind: harness, index: config.index, cold: config.cold, messages: true, files, isSummary: isPiSummary, onProgress,
+        onResult: (r) => {
+          // Lines are counted from the summaries at each listing; files read only here are counted here.
+          if (r.ok) return;
+          coldCounts.filesSkipped++;
+          if (r.code === 'ENOTREG') coldCounts.notRegular++;
+          if (coldCounts.errors.length < 20) coldCounts.errors.push(`${r.path}: ${r.code}`);
+        },
+      });
+      const run = cold;
+      return run ? run.done.finally(() => { if (cold === run) cold = null; }) : null;
+    },
   };
 }
 

@@ -10,6 +10,7 @@ export type { LastKind, PendingTool, SessionExit, TranscriptSummary } from './tr
 export { deriveStatus, transcriptBusy } from './transcript-status.ts';
 export type { DerivedStatus, StatusInput } from './transcript-status.ts';
 export { scanTranscripts } from './transcript-scan.ts';
+export { foldPiFile, isPiSummary, piFold } from './transcript-fold.ts';
 export type { ScanOptions, ScanResult, ScannedTranscript } from './transcript-scan.ts';
 export { idFromFileName, listSessionFiles, ompSessionDirName, piSessionDirName } from './session-files.ts';
 export type { SessionFile, SessionFileListing } from './session-files.ts';

@@ -7,6 +7,7 @@
 import { piResumeArgv } from '../commands.ts';
 import path from 'node:path';
 import type { SessionSource, TranscriptIndex } from '../../../discovery/contract.ts';
+import type { ColdIndexing } from '../../../discovery/index-pool/index.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import { createGitReader } from '../../../discovery/git/index.ts';
 import type { GitReader } from '../../../discovery/git/index.ts';
@@ -39,12 +40,15 @@ export interface PiSourceOptions {
   stuckAfterMs?: number;
   /** Used only when the records carry no cost. Default: priceTokens from ../pricing. */
   price?: (model: string | null, tokens: TokenCounts) => number | null;
+  /** Reads a first start's unread session files in worker threads. Default: none. */
+  cold?: ColdIndexing;
 }
 
 export function createPiSource(options: PiSourceOptions): SessionSource {
   const home = options.home;
   const statusDir = options.statusDir === undefined ? process.env['MUSTER_PI_STATUS_DIR'] || null : options.statusDir;
   return createFamilySource({
+    cold: options.cold,
     harness: 'pi',
     home,
     sessionsDir: path.join(home, 'sessions'),

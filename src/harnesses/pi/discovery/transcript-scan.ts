@@ -3,21 +3,17 @@
  * TranscriptIndex holds for it, folding only new lines into the saved summary. A file that shrank
  * or whose mtime went back was rewritten: it is read again from 0.
  */
-import { readJsonlFrom } from '../../../discovery/jsonl/index.ts';
 import { isNotRegularFile } from '../../../discovery/regular-file/index.ts';
 import type { TranscriptIndex, TranscriptIndexEntry } from '../../../discovery/contract.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
-import { messageUsageRecord } from './usage-records.ts';
-import { asObj } from './records.ts';
 import { listSessionFiles } from './session-files.ts';
 import type { SessionFile } from './session-files.ts';
-import { applyRecord, applyToolResult, emptySummary, toolResultFromHead } from './transcript-summary.ts';
+import { emptySummary } from './transcript-summary.ts';
+import { foldPiFile, isPiSummary, MAX_LINE_BYTES, messageCollector, usageCollector } from './transcript-fold.ts';
 import type { MessagePage, TranscriptMessage } from '../../../core/transcript-message.ts';
 import { pageConversation } from '../../../discovery/jsonl/index.ts';
 import { piMessagesOf } from './messages.ts';
-
-/** Lines longer than this are skipped unparsed (a 50 MB record), counted in linesSkipped. Default of `maxLineBytes`. */
-export const PI_MAX_LINE_BYTES = 8 * 1024 * 1024;
+import { toolResultFromHead } from './transcript-summary.ts';
 import type { TranscriptSummary } from './transcript-summary.ts';
 
 export interface ScannedTranscript {
@@ -48,7 +44,9 @@ export interface ScanOptions {
   /** Lines longer than this are skipped unparsed. Default: 8 MiB. */
   maxLineBytes?: number;
   /** Called after a changed file was read (omp re-reads its in-place title line here). */
-  afterRead?: (file: SessionFile, summary: TranscriptSummary) => void;
+  afterRead?: (path: string, summary: TranscriptSummary) => void;
+  /** Files a cold index has not read yet: left out, and their index entries kept. Default: none. */
+  pending?: ReadonlySet<string>;
 }
 
 export function scanTranscripts(options: ScanOptions): ScanResult {
@@ -59,6 +57,7 @@ export function scanTranscripts(options: ScanOptions): ScanResult {
   const seen = new Set<string>();
   for (const file of listing.files) {
     seen.add(file.path);
+    if (options.pending?.has(file.path)) continue;
     result.filesScanned++;
     const summary = readIncrementally(file, options, result);
     if (!summary) continue;
@@ -76,36 +75,24 @@ export function scanTranscripts(options: ScanOptions): ScanResult {
 
 function readIncrementally(file: SessionFile, options: ScanOptions, result: ScanResult): TranscriptSummary | undefined {
   const entry = options.index.get(file.path);
-  const saved = entry && isSummary(entry.summary) ? entry.summary : undefined;
+  const saved = entry && isPiSummary(entry.summary) ? entry.summary : undefined;
   if (entry && saved && entry.size === file.size && entry.mtimeMs === file.mtimeMs) return saved;
   const resumable = entry && saved && file.size >= entry.offset && file.mtimeMs >= entry.mtimeMs;
   const summary = resumable ? structuredClone(saved) : emptySummary();
   const offset = resumable ? entry.offset : 0;
   const usage: UsageRecord[] = [];
   const items: TranscriptMessage[] = [];
-  const onRecord = (record: unknown): void => {
-    applyRecord(summary, record);
-    for (const m of piMessagesOf(record)) items.push(m);
-    const sessionId = summary.id ?? file.nameId;
-    const u = sessionId === null ? null : messageUsageRecord(options.harness, sessionId, summary.model, record);
-    if (u) usage.push(u);
-  };
   try {
-    const r = readJsonlFrom(file.path, offset, onRecord, {
-      // Tool outputs can be huge and are never shown: note their result from the line head, skip the parse.
-      ignore: (head) => {
-        const tr = toolResultFromHead(head);
-        if (tr) applyToolResult(summary, tr.toolCallId, tr.at);
-        return tr !== undefined;
-      },
-      maxLineBytes: options.maxLineBytes ?? PI_MAX_LINE_BYTES,
+    const collectUsage = usageCollector(options.harness, file.nameId, summary, usage);
+    const collectMessages = messageCollector(items);
+    const reached = foldPiFile(file.path, offset, summary, options.maxLineBytes, (record) => {
+      collectUsage(record);
+      collectMessages(record);
     });
-    summary.linesParsed += r.linesParsed;
-    summary.linesSkipped += r.linesSkipped;
-    options.afterRead?.(file, summary);
+    options.afterRead?.(file.path, summary);
     const sessionId = summary.id ?? file.nameId;
     const messages = sessionId === null ? undefined : { sessionId, from: offset, items };
-    const next: TranscriptIndexEntry = { path: file.path, harness: options.harness, size: file.size, mtimeMs: file.mtimeMs, offset: r.offset, summary, usage, ...(messages ? { messages } : {}) };
+    const next: TranscriptIndexEntry = { path: file.path, harness: options.harness, size: file.size, mtimeMs: file.mtimeMs, offset: reached, summary, usage, ...(messages ? { messages } : {}) };
     options.index.put(next);
     return summary;
   } catch (e) {
@@ -116,13 +103,7 @@ function readIncrementally(file: SessionFile, options: ScanOptions, result: Scan
   }
 }
 
-/** A summary saved by this version (the store may hold older or foreign shapes: those are re-read). */
-function isSummary(v: unknown): v is TranscriptSummary {
-  const o = asObj(v);
-  return !!o && typeof o['linesParsed'] === 'number' && !!asObj(o['tokens']) && !!asObj(o['last']) && Array.isArray(o['pending']);
-}
-
 /** A page of one session file's conversation, read with the scan's filter so positions match the index's. */
-export function pageSessionFile(path: string, from: number, limit: number, maxLineBytes = PI_MAX_LINE_BYTES): MessagePage {
+export function pageSessionFile(path: string, from: number, limit: number, maxLineBytes = MAX_LINE_BYTES): MessagePage {
   return pageConversation(path, { ignore: (head) => toolResultFromHead(head) !== undefined, maxLineBytes }, piMessagesOf, from, limit);
 }

@@ -1,0 +1,39 @@
+/**
+ * The daemon's cold indexer: a first start's unread transcripts read in worker threads (one per core)
+ * from the worker entry built beside the bundle (dist/index-worker.js; src/harnesses/index-worker.ts
+ * when running from source). Two knobs, for diagnosis and for tests that watch progress:
+ * MUSTER_INDEX_COLD_BYTES (least unread bytes for a cold index; default 32 MiB) and
+ * MUSTER_INDEX_PACE_MS (a wait between batches; default 0).
+ */
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createColdIndexer, spawnIndexWorker } from '../discovery/index-pool/index.ts';
+import type { ColdIndexer, ColdIndexing } from '../discovery/index-pool/index.ts';
+import { INDEX_FOLDS } from '../harnesses/index-folds.ts';
+
+/** The worker entry file, or null when it is not there (then everything is read in the daemon's thread). */
+export function indexWorkerEntry(moduleUrl: string = import.meta.url): string | null {
+  const here = dirname(fileURLToPath(moduleUrl));
+  const dist = basename(here) === 'chunks' ? dirname(here) : here;
+  const candidates = basename(dist) === 'dist' ? [join(dist, 'index-worker.js')] : [join(here, '..', 'harnesses', 'index-worker.ts')];
+  return candidates.find((p) => existsSync(p)) ?? null;
+}
+
+function numberFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const v = env[name]?.trim();
+  if (!v) return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
+}
+
+export function createDaemonColdIndexing(env: NodeJS.ProcessEnv, log: (line: string) => void): ColdIndexing & { indexer: ColdIndexer } {
+  const entry = indexWorkerEntry();
+  const indexer = createColdIndexer({
+    folds: INDEX_FOLDS,
+    spawn: entry ? () => spawnIndexWorker(entry) : undefined,
+    paceMs: numberFrom(env, 'MUSTER_INDEX_PACE_MS'),
+    log,
+  });
+  return { indexer, minBytes: numberFrom(env, 'MUSTER_INDEX_COLD_BYTES') };
+}

@@ -1,0 +1,65 @@
+/**
+ * The skeleton of a large JSON line: the same record with every long string value (a tool's output, a
+ * file's content) replaced by a sentinel, parsed. Finding where a string ends takes a jump to the next
+ * '"' (Buffer.indexOf) and a look at the backslashes before it, so a 500 KB tool output is crossed in
+ * a few hundred native searches and never decoded to a JavaScript string; only the small parts are
+ * copied and handed to JSON.parse.
+ *
+ * What it guarantees: the skeleton of a valid JSON line is valid and equal to the line's parse with
+ * the long strings replaced; a line whose skeleton does not parse is not valid JSON either. What it
+ * does not check: the escapes inside an elided string (a line that is invalid only there passes).
+ */
+import { isUtf8 } from 'node:buffer';
+
+/** What an elided string reads as. No writer of transcripts produces it (it starts with U+0000). */
+export const ELIDED = '\u0000elided';
+
+const ELIDED_JSON = Buffer.from(JSON.stringify(ELIDED));
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/** Index just past the '"' closing the string that opens at `open`, or -1 when it never closes. */
+function stringEnd(line: Buffer, open: number): number {
+  let q = open + 1;
+  for (;;) {
+    q = line.indexOf(QUOTE, q);
+    if (q === -1) return -1;
+    let k = q - 1;
+    while (line[k] === BACKSLASH) k--;
+    // An even run of backslashes escapes itself, not the quote.
+    if (((q - 1 - k) & 1) === 0) return q + 1;
+    q++;
+  }
+}
+
+/**
+ * The line's skeleton parsed (strings longer than `maxString` bytes, quotes included, read as
+ * ELIDED), or undefined when the line is not valid UTF-8, not an object or array, or not valid JSON.
+ */
+export function parseSkeleton(line: Buffer, maxString: number): unknown {
+  if (!isUtf8(line)) return undefined;
+  const parts: Buffer[] = [];
+  // A leading BOM is dropped, as the whole-line parse drops it.
+  let from = line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf ? 3 : 0;
+  let i = from;
+  for (;;) {
+    const open = line.indexOf(QUOTE, i);
+    if (open === -1) break;
+    const end = stringEnd(line, open);
+    if (end === -1) return undefined;
+    if (end - open > maxString) {
+      parts.push(line.subarray(from, open), ELIDED_JSON);
+      from = end;
+    }
+    i = end;
+  }
+  parts.push(line.subarray(from));
+  const text = (parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts)).toString('utf8');
+  const first = text.trimStart()[0];
+  if (first !== '{' && first !== '[') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

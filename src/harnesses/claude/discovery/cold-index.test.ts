@@ -1,0 +1,85 @@
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
+import type { IndexProgress } from '../../../discovery/contract.ts';
+import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
+import { createColdIndexer } from '../../../discovery/index-pool/index.ts';
+import type { Session } from '../../../core/session.ts';
+import type { UsageRecord } from '../../../core/usage-record.ts';
+import { createClaudeSource } from './source.ts';
+import { foldClaudeTask } from './transcript-scan.ts';
+import { assistantLine, metaLine, tempHome, toolResultLine, userLine, writeTranscript } from './claude-fixtures.test-support.ts';
+
+const homes: string[] = [];
+after(() => { for (const h of homes) fs.rmSync(h, { recursive: true, force: true }); });
+
+const id = (i: number): string => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+const git = { read: () => ({ repoRoot: null, branch: null }) };
+
+function history(n: number): string {
+  const home = tempHome();
+  homes.push(home);
+  for (let i = 0; i < n; i++) {
+    writeTranscript(home, id(i), [
+      userLine(`task ${i}`, { sessionId: id(i), ts: `2026-11-30T06:${String(i % 60).padStart(2, '0')}:00.000Z` }),
+      toolResultLine('output '.repeat(400 + i)),
+      assistantLine({ id: `m${i}`, input: 1000 + i, output: 10, cacheRead: 5000, sessionId: id(i), requestId: `r${i}` }),
+      metaLine('cost-state', { totalCostUSD: i / 100, startTime: 1 }, id(i)),
+    ], `/home/dev/p${i % 3}`);
+  }
+  return home;
+}
+
+const byId = (list: Session[]): Session[] => [...list].sort((a, b) => a.id.localeCompare(b.id));
+
+test('a cold index reads the history in batches beside the first listing, and ends with the listing a plain read gives', async () => {
+  const home = history(24);
+  const plainIndex = createMemoryTranscriptIndex();
+  const plain = await createClaudeSource({ home, proc: createFakeProc(), git, index: plainIndex }).list();
+  const indexer = createColdIndexer({ folds: { claude: foldClaudeTask }, batchBytes: 1, paceMs: 5 });
+  const index = createMemoryTranscriptIndex();
+  const source = createClaudeSource({ home, proc: createFakeProc(), git, index, cold: { indexer, minBytes: 0 } });
+  const seen: IndexProgress[] = [];
+  const run = source.coldIndex?.((p) => seen.push(p));
+  assert.ok(run, 'a cold index started');
+  const first = await source.list();
+  assert.ok(first.length < 24, `the first listing leaves out what is not read yet (${first.length})`);
+  await run;
+  assert.deepEqual(seen[0], { harness: 'claude', total: 24, done: 0, bytesTotal: seen[0]?.bytesTotal, bytesDone: 0 });
+  assert.equal(seen.at(-1)?.done, 24);
+  assert.ok(seen.every((p, i) => i === 0 || p.done >= (seen[i - 1]?.done ?? 0)), 'progress only grows');
+  assert.deepEqual(byId(await source.list()), byId(plain), 'tokens, cost, titles: the same sessions');
+  assert.equal(source.coldIndex?.(() => {}), null, 'once indexed, nothing is left for a cold index');
+  assert.equal(index.list('claude').length, 24);
+  const byKey = (u: UsageRecord[]): UsageRecord[] => [...u].sort((a, b) => a.key.localeCompare(b.key));
+  assert.equal(index.usage().length, 24);
+  assert.deepEqual(byKey(index.usage()), byKey(plainIndex.usage()), 'the workers emit the usage records a plain read does');
+  await indexer.close();
+});
+
+test('below the threshold there is no cold index: list() reads everything itself', async () => {
+  const home = history(3);
+  const indexer = createColdIndexer({ folds: { claude: foldClaudeTask } });
+  const source = createClaudeSource({ home, proc: createFakeProc(), git, cold: { indexer, minBytes: 1 << 30 } });
+  assert.equal(source.coldIndex?.(() => {}), null);
+  assert.equal((await source.list()).length, 3);
+  await indexer.close();
+});
+
+test('a file read by a watch event while the cold index runs keeps what that read wrote', async () => {
+  const home = history(6);
+  const indexer = createColdIndexer({ folds: { claude: foldClaudeTask }, batchBytes: 1, paceMs: 20 });
+  const source = createClaudeSource({ home, proc: createFakeProc(), git, cold: { indexer, minBytes: 0 } });
+  const run = source.coldIndex?.(() => {});
+  const target = id(5);
+  const file = writeTranscript(home, target, [userLine('renamed task', { sessionId: target }), assistantLine({ id: 'mx', input: 7, output: 7, sessionId: target })], '/home/dev/p2');
+  assert.ok(fs.existsSync(file));
+  const got = await source.get(target);
+  assert.equal(got?.title, 'renamed task');
+  await run;
+  const after = (await source.list()).find((s) => s.id === target);
+  assert.equal(after?.title, 'renamed task');
+  assert.equal(after?.tokens.input, 7);
+  await indexer.close();
+});

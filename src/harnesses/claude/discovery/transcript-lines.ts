@@ -1,0 +1,136 @@
+/**
+ * One transcript line, as bytes, into the summary — what the index calls for every line it reads.
+ *
+ * Most of a transcript's bytes are records Muster never shows (request bodies, prompt snapshots,
+ * attachments) and tool outputs. The first are recognised from their first bytes and never parsed.
+ * A small line is parsed whole, as before. A large one (a tool result, a long answer) is read as its
+ * skeleton (jsonl/skeleton.ts: long strings elided, never decoded) whenever what `applyRecord` reads
+ * from it is outside the elided strings: the conversation fields, the timestamp, the model, the
+ * message id and its usage. It is parsed whole when it may hold what the summary needs from long text:
+ * the first human prompt (until one is found), a PR link (its bytes name github.com), or a field
+ * that came out elided. So tokens, cost and every other field come out as a whole parse gives them.
+ */
+import { ELIDED, isBlank, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
+import { asObject } from './record-fields.ts';
+import type { Json } from './record-fields.ts';
+import { applyRecord } from './transcript.ts';
+import type { TranscriptSummary } from './transcript.ts';
+import type { UsageSink } from './usage-records.ts';
+
+/** What folding lines counts (the reader's own counters, summed by the scan). */
+export interface LineCounts {
+  linesParsed: number;
+  linesSkipped: number;
+  /** Recognised from their first bytes and never parsed. */
+  linesIgnored: number;
+}
+
+/** Lines up to this many bytes are parsed whole: below it a skeleton saves nothing. */
+const WHOLE_LINE_BYTES = 1024;
+/** Strings longer than this (bytes, quotes included) are elided from a large line's skeleton. */
+const ELIDE_BYTES = 256;
+
+const TYPE_HEAD = Buffer.from('{"type":"');
+/** Metadata records Muster never shows, by the value of a leading `type` (prefixes end in '"' when exact). */
+const IGNORED_TYPES = ['api-request', 'file-history-', 'tools-used"', 'mode"', 'permission-mode"', 'atis-latch"'].map((t) => Buffer.from(t));
+const PARENT_HEAD = Buffer.from('{"parentUuid":');
+const NULL = Buffer.from('null');
+const SIDECHAIN = Buffer.from(',"isSidechain":');
+const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
+const ATTACHMENT = Buffer.from(',"attachment":');
+/** The reader's head window: a parentUuid longer than this is not recognised, as before. */
+const HEAD_BYTES = 512;
+const GITHUB = Buffer.from('github.com');
+
+// A byte loop: Buffer#compare's argument checks cost more than these few bytes.
+function startsAt(line: Buffer, at: number, what: Buffer): boolean {
+  if (line.length < at + what.length) return false;
+  for (let i = 0; i < what.length; i++) if (line[at + i] !== what[i]) return false;
+  return true;
+}
+
+/**
+ * True for records recognised from their first bytes: metadata by its leading type, attachments by
+ * the conversation head that precedes them (`{"parentUuid":…,"isSidechain":…,"attachment":`).
+ */
+export function isIgnoredLine(line: Buffer): boolean {
+  if (startsAt(line, 0, TYPE_HEAD)) return IGNORED_TYPES.some((t) => startsAt(line, TYPE_HEAD.length, t));
+  if (!startsAt(line, 0, PARENT_HEAD)) return false;
+  let at = PARENT_HEAD.length;
+  if (startsAt(line, at, NULL)) at += NULL.length;
+  else if (line[at] === 0x22) {
+    const close = line.indexOf(0x22, at + 1);
+    if (close === -1 || close >= HEAD_BYTES) return false;
+    at = close + 1;
+  } else return false;
+  if (!startsAt(line, at, SIDECHAIN)) return false;
+  at += SIDECHAIN.length;
+  if (startsAt(line, at, TRUE)) at += TRUE.length;
+  else if (startsAt(line, at, FALSE)) at += FALSE.length;
+  else return false;
+  return at + ATTACHMENT.length <= HEAD_BYTES && startsAt(line, at, ATTACHMENT);
+}
+
+const elided = (x: unknown): boolean => x === ELIDED;
+
+/** True when the skeleton holds everything applyRecord reads from this record. */
+function skeletonSuffices(s: TranscriptSummary, record: Json, line: Buffer): boolean {
+  if (elided(record.timestamp) || elided(record.sessionId) || elided(record.cwd) || elided(record.gitBranch)) return false;
+  switch (record.type) {
+    case 'system':
+      return true;
+    case 'user':
+      return s.firstPrompt !== null && line.indexOf(GITHUB) === -1;
+    case 'assistant': {
+      const m = asObject(record.message);
+      return !elided(record.requestId) && !elided(record.requestSessionId) && !(m && (elided(m.id) || elided(m.model)));
+    }
+    default:
+      return false; // titles, prompts, cost records: rare and read whole
+  }
+}
+
+/** Folds one line (without its '\n') into `s`. Never throws; malformed lines are counted skipped. */
+export function foldTranscriptLine(s: TranscriptSummary, line: Buffer, counts: LineCounts, sink?: UsageSink): void {
+  if (isBlank(line)) return;
+  if (isIgnoredLine(line)) {
+    counts.linesIgnored++;
+    s.records++; // a Claude Code record, recognised by its head
+    return;
+  }
+  if (line.length > WHOLE_LINE_BYTES) {
+    const skeleton = parseSkeleton(line, ELIDE_BYTES);
+    if (skeleton === undefined) {
+      counts.linesSkipped++;
+      return;
+    }
+    const record = asObject(skeleton);
+    if (record === null || typeof record.type !== 'string' || skeletonSuffices(s, record, line)) {
+      counts.linesParsed++;
+      applyRecord(s, skeleton, sink);
+      return;
+    }
+  }
+  const record = parseJsonLine(line, counts);
+  if (record !== undefined) applyRecord(s, record, sink);
+}
+
+/**
+ * Folds the complete lines of `path` from byte `from` into `s` (each API message's usage record to
+ * `sink`); returns the offset reached and the counts. Throws only when the file cannot be read or is
+ * not a regular file.
+ */
+export function foldTranscriptFile(path: string, from: number, s: TranscriptSummary, maxLineBytes: number, sink?: UsageSink): LineCounts & { offset: number } {
+  const counts: LineCounts = { linesParsed: 0, linesSkipped: 0, linesIgnored: 0 };
+  const r = readLinesFrom(path, from, {
+    line: (bytes) => foldTranscriptLine(s, bytes, counts, sink),
+    oversize(head) {
+      if (isIgnoredLine(head)) {
+        counts.linesIgnored++;
+        s.records++;
+      } else counts.linesSkipped++;
+    },
+  }, { maxLineBytes, headBytes: HEAD_BYTES });
+  return { offset: r.offset, ...counts };
+}

@@ -1,0 +1,181 @@
+/**
+ * One rollout line, as bytes, into the summary — what the index calls for every line it reads.
+ *
+ * The records Muster never shows (world snapshots, full messages, reasoning, tool outputs, command
+ * items) are most of a rollout's bytes; they are recognised from the first HEAD_BYTES bytes, as
+ * `rolloutIgnore` recognises them from the decoded head, without decoding anything, and what the
+ * summary needs from them (the time, the call an output closes) is taken from those bytes. The rest
+ * is parsed whole, except a large `session_meta` (its base instructions are ~20 KB), read as its
+ * skeleton (jsonl/skeleton.ts) when every field the summary takes from it is outside the elided text.
+ */
+import { ELIDED, isBlank, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
+import { applyRolloutRecord } from './rollout.ts';
+import type { RolloutSummary } from './rollout.ts';
+import type { UsageSink } from './usage-records.ts';
+
+export interface LineCounts {
+  linesParsed: number;
+  linesSkipped: number;
+  /** Recognised from their first bytes and never parsed. */
+  linesIgnored: number;
+}
+
+/** Enough head for the type, the item type and a call_id (ids are ~40 bytes each). */
+export const HEAD_BYTES = 640;
+const WHOLE_LINE_BYTES = 4096;
+const ELIDE_BYTES = 256;
+
+const b = (s: string): Buffer => Buffer.from(s);
+const WORLD_STATE = b(',"type":"world_state","payload":');
+const RESPONSE_ITEM = b(',"type":"response_item","payload":{"type":"');
+const MESSAGE = b('"payload":{"type":"message"');
+const REASONING = b('"payload":{"type":"reasoning"');
+const PAYLOAD_TYPE = b('"payload":{"type":"');
+const CALL_OUTPUT = b('_call_output');
+const CALL_ID = b('"call_id":"');
+const ITEM_COMPLETED = b(',"type":"event_msg","payload":{"type":"item_completed"');
+const USER_MESSAGE = b('"item":{"type":"UserMessage"');
+const ITEM_TYPE = b('"item":{"type":"');
+const TIMESTAMP_HEAD = b('{"timestamp":"');
+const QUOTE = 0x22;
+const TYPE_KEY = b(',"type":"');
+
+function startsAt(head: Buffer, at: number, what: Buffer): boolean {
+  if (head.length < at + what.length) return false;
+  for (let i = 0; i < what.length; i++) if (head[at + i] !== what[i]) return false;
+  return true;
+}
+
+const isLower = (c: number | undefined): boolean => c !== undefined && ((c >= 0x61 && c <= 0x7a) || c === 0x5f);
+const isAlpha = (c: number | undefined): boolean => c !== undefined && ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a));
+
+/** Every index where `what` starts in `head`. */
+function* occurrences(head: Buffer, what: Buffer): Generator<number> {
+  for (let at = head.indexOf(what); at !== -1; at = head.indexOf(what, at + 1)) yield at;
+}
+
+/** /"payload":\{"type":"[a-z_]+_call_output"/ */
+function hasCallOutput(head: Buffer): boolean {
+  for (const at of occurrences(head, PAYLOAD_TYPE)) {
+    const start = at + PAYLOAD_TYPE.length;
+    let end = start;
+    while (isLower(head[end])) end++;
+    if (head[end] === QUOTE && end - start > CALL_OUTPUT.length && head.subarray(end - CALL_OUTPUT.length, end).equals(CALL_OUTPUT)) return true;
+  }
+  return false;
+}
+
+/** /"item":\{"type":"[A-Za-z]+"/ */
+function hasItemType(head: Buffer): boolean {
+  for (const at of occurrences(head, ITEM_TYPE)) {
+    let end = at + ITEM_TYPE.length;
+    while (isAlpha(head[end])) end++;
+    if (end > at + ITEM_TYPE.length && head[end] === QUOTE) return true;
+  }
+  return false;
+}
+
+/** The first /"call_id":"([^"\\]+)"/ capture, or null. */
+function callIdOf(head: Buffer): string | null {
+  for (const at of occurrences(head, CALL_ID)) {
+    const start = at + CALL_ID.length;
+    let end = start;
+    while (end < head.length && head[end] !== QUOTE && head[end] !== 0x5c) end++;
+    if (end > start && head[end] === QUOTE) return head.toString('utf8', start, end);
+  }
+  return null;
+}
+
+/** /^\{"timestamp":"([^"]+)"/ */
+function timestampOf(head: Buffer): string | undefined {
+  if (!head.subarray(0, TIMESTAMP_HEAD.length).equals(TIMESTAMP_HEAD)) return undefined;
+  const start = TIMESTAMP_HEAD.length;
+  const end = head.indexOf(QUOTE, start);
+  return end > start ? head.toString('utf8', start, end) : undefined;
+}
+
+/**
+ * `rolloutIgnore` on bytes: true for a line Muster never parses, after taking what the summary needs
+ * from its head (its time; the pending call an output closes).
+ */
+export function ignoreRolloutLine(s: RolloutSummary, line: Buffer): boolean {
+  const head = line.length > HEAD_BYTES ? line.subarray(0, HEAD_BYTES) : line;
+  // The three record heads all start with `,"type":"`: look where that occurs (once or twice in a
+  // head) instead of searching the head for each.
+  let world = false;
+  let response = false;
+  let item = false;
+  for (let at = head.indexOf(TYPE_KEY); at !== -1; at = head.indexOf(TYPE_KEY, at + 1)) {
+    world ||= startsAt(head, at, WORLD_STATE);
+    response ||= startsAt(head, at, RESPONSE_ITEM);
+    item ||= startsAt(head, at, ITEM_COMPLETED);
+  }
+  let skip = false;
+  let closes: string | null = null;
+  if (world) skip = true;
+  else if (response) {
+    if (head.indexOf(MESSAGE) !== -1 || head.indexOf(REASONING) !== -1) skip = true;
+    else if (hasCallOutput(head)) {
+      closes = callIdOf(head);
+      skip = closes !== null;
+    }
+  } else if (item) {
+    const wanted = s.firstPrompt === null && head.indexOf(USER_MESSAGE) !== -1;
+    skip = !wanted && hasItemType(head);
+  }
+  if (!skip) return false;
+  const ts = timestampOf(head);
+  if (ts !== undefined && (s.lastActivityAt === null || ts > s.lastActivityAt)) s.lastActivityAt = ts;
+  if (closes !== null) delete s.pending[closes];
+  return true;
+}
+
+const elided = (x: unknown): boolean => x === ELIDED;
+
+/** A large session_meta whose every field the summary reads came through the skeleton. */
+function metaSuffices(record: unknown): boolean {
+  const r = record as { type?: unknown; timestamp?: unknown; payload?: Record<string, unknown> | null } | null;
+  const p = r?.payload;
+  if (r?.type !== 'session_meta' || typeof p !== 'object' || p === null || elided(r.timestamp)) return false;
+  const git = p.git as { branch?: unknown } | null | undefined;
+  return ![p.id, p.timestamp, p.cwd, p.originator, p.source, p.thread_source, p.cli_version].some(elided) && !(git && typeof git === 'object' && elided(git.branch));
+}
+
+/** Folds one line (without its '\n') into `s`. Never throws; malformed lines are counted skipped. */
+export function foldRolloutLine(s: RolloutSummary, line: Buffer, counts: LineCounts, sink?: UsageSink): void {
+  if (isBlank(line)) return;
+  if (ignoreRolloutLine(s, line)) {
+    counts.linesIgnored++;
+    s.records++; // only a Codex record's head is taken
+    return;
+  }
+  if (line.length > WHOLE_LINE_BYTES) {
+    const skeleton = parseSkeleton(line, ELIDE_BYTES);
+    if (skeleton === undefined) {
+      counts.linesSkipped++;
+      return;
+    }
+    if (metaSuffices(skeleton)) {
+      counts.linesParsed++;
+      applyRolloutRecord(s, skeleton, sink);
+      return;
+    }
+  }
+  const record = parseJsonLine(line, counts);
+  if (record !== undefined) applyRolloutRecord(s, record, sink);
+}
+
+/** Folds the complete lines of `path` from byte `from` (each request's usage record to `sink`); throws only when the file cannot be read. */
+export function foldRolloutFile(path: string, from: number, s: RolloutSummary, maxLineBytes: number, sink?: UsageSink): LineCounts & { offset: number } {
+  const counts: LineCounts = { linesParsed: 0, linesSkipped: 0, linesIgnored: 0 };
+  const r = readLinesFrom(path, from, {
+    line: (bytes) => foldRolloutLine(s, bytes, counts, sink),
+    oversize(head) {
+      if (!isBlank(head) && ignoreRolloutLine(s, head)) {
+        counts.linesIgnored++;
+        s.records++;
+      } else counts.linesSkipped++;
+    },
+  }, { maxLineBytes, headBytes: HEAD_BYTES });
+  return { offset: r.offset, ...counts };
+}

@@ -1,0 +1,77 @@
+/**
+ * Issue 17: a first start on a long history shows its progress. The real daemon (built CLI) on a
+ * Claude home of 640 transcripts (ten batches of 64), with the cold index paced (MUSTER_INDEX_PACE_MS:
+ * a batch per worker every 1.5 s) so a figure can be seen between batches: `muster status` says
+ * "indexed n / 640 transcripts" while it reads, `muster ls` (after waiting its 2 s) lists the sessions
+ * read so far, and once it is over the figure is gone and every session is listed.
+ */
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { envFor, runCli, sleep, startServe, tempHome, waitExit } from './kit.ts';
+import { assistantLine, userLine, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
+
+const N = 640;
+const id = (i: number): string => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+
+describe('cold index progress (issue 17)', () => {
+  const t = tempHome('muster-e2e-cold-');
+  let env: NodeJS.ProcessEnv;
+  let child: ChildProcess | undefined;
+
+  before(() => {
+    const claudeHome = join(t.home, '.claude');
+    for (let i = 0; i < N; i++) {
+      writeTranscript(claudeHome, id(i), [
+        userLine(`task ${i}`, { sessionId: id(i), ts: '2026-11-30T06:52:53.501Z' }),
+        assistantLine({ id: `m${i}`, requestId: `r${i}`, input: 100, output: 10, sessionId: id(i), ts: '2026-11-30T06:52:54.000Z' }),
+      ], `/home/dev/p${i % 7}`);
+    }
+    // Any history is cold (no byte threshold); a batch (at most 64 files) every 1.5 s per worker.
+    env = envFor(t.home, { MUSTER_INDEX_COLD_BYTES: '0', MUSTER_INDEX_PACE_MS: '1500' });
+  });
+  after(async () => {
+    if (child) {
+      child.kill('SIGTERM');
+      await waitExit(child).catch(() => child?.kill('SIGKILL'));
+    }
+    t.cleanup();
+  });
+
+  it('muster status shows "indexed n / N transcripts" while it reads; ls lists what is read; then all, and no figure', async () => {
+    child = (await startServe(env)).child;
+    const seen: number[] = [];
+    let listedMeanwhile: number | null = null;
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const s = await runCli(['status'], env);
+      assert.equal(s.code, 0, s.stderr);
+      assert.equal(s.json.running, true);
+      const progress = s.json.progress as string | undefined;
+      if (progress === undefined) {
+        assert.equal((s.json.indexing as { active?: boolean } | undefined)?.active ?? false, false, 'no figure only when no index is running');
+        break;
+      }
+      const m = /^indexed (\d+) \/ (\d+) transcripts$/.exec(progress);
+      assert.ok(m, progress);
+      assert.equal(Number(m[2]), N);
+      seen.push(Number(m[1]));
+      if (listedMeanwhile === null && Number(m[1]) > 0 && Number(m[1]) < N / 2) {
+        const ls = await runCli(['ls', '--json'], env);
+        const body = ls.json as unknown as { sessions: unknown[]; indexing: { active: boolean } };
+        if (body.indexing.active) listedMeanwhile = body.sessions.length;
+      }
+      assert.ok(Date.now() < deadline, `the cold index did not end within 60 s (last figures: ${seen.slice(-5).join(', ')})`);
+      await sleep(100);
+    }
+    assert.ok(seen.some((n) => n < N), `a figure below ${N} was seen while reading (${seen.join(', ')})`);
+    assert.ok(seen.every((n, i) => i === 0 || n >= seen[i - 1]!), `the figure only grows (${seen.join(', ')})`);
+    assert.ok(listedMeanwhile !== null && listedMeanwhile < N, `ls during the index lists what is read so far (${listedMeanwhile})`);
+    const ls = await runCli(['ls', '--json'], env);
+    const body = ls.json as unknown as { sessions: { tokens: { input: number } }[]; indexing: { active: boolean; done: number; total: number } };
+    assert.equal(body.sessions.length, N);
+    assert.deepEqual({ active: body.indexing.active, done: body.indexing.done, total: body.indexing.total }, { active: false, done: N, total: N });
+    assert.equal(body.sessions.reduce((n, s) => n + s.tokens.input, 0), N * 100);
+  });
+});

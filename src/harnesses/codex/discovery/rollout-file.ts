@@ -33,7 +33,7 @@ const MAX_LINE_BYTES = 4 * 1024 * 1024;
  * How search reads a rollout's messages, and reading pages them: one filter, so positions agree (its
  * skips depend on no summary state that changes which messages a line gives).
  */
-const ROLLOUT_READ = { ignore: rolloutIgnore(emptyRolloutSummary()), headBytes: HEAD_BYTES, maxLineBytes: MAX_LINE_BYTES };
+const ROLLOUT_READ = { ignore: rolloutIgnore(emptyRolloutSummary(), { messages: true }), headBytes: HEAD_BYTES, maxLineBytes: MAX_LINE_BYTES };
 const MAX_ERRORS = 50;
 
 export function pushError(c: Pick<ReadCounters, 'errors'>, msg: string): void {

@@ -63,8 +63,9 @@ console.log('built dist/cli.js, dist/status-assets and dist/web');
 async function buildStatusAssets() {
   const tmp = 'dist/.status-asset-facts.mjs';
   await build({ entryPoints: ['src/harnesses/status-assets/build-facts.ts'], outfile: tmp, bundle: true, format: 'esm', platform: 'node', target: 'node20', external: ['zod'], plugins: [noTestSupport], logLevel: 'warning' });
-  const { STATUS_MARKER: marker, pagerToolSpecs } = await import(pathToFileURL(resolve(tmp)).href);
+  const { STATUS_MARKER: marker, pagerToolSpecs, searchToolSpec } = await import(pathToFileURL(resolve(tmp)).href);
   const tools = pagerToolSpecs();
+  const searchTool = searchToolSpec();
   rmSync(tmp);
   const assets = [
     { name: 'pi-extension', entry: 'src/harnesses/pi/extension.ts', define: { MUSTER_HARNESS: '"pi"' } },
@@ -80,7 +81,7 @@ async function buildStatusAssets() {
       platform: 'node',
       target: 'node20',
       // pi loads it through jiti, OpenCode and omp through Bun: plain ESM with node: built-ins only.
-      define: { ...a.define, MUSTER_PAGER_TOOLS: JSON.stringify(tools) },
+      define: { ...a.define, MUSTER_PAGER_TOOLS: JSON.stringify(tools), MUSTER_SEARCH_TOOL: JSON.stringify(searchTool) },
       banner: { js: marker },
       legalComments: 'none',
       plugins: [noTestSupport],

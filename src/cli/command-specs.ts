@@ -67,7 +67,25 @@ export const COMMANDS: ReadonlyMap<string, CommandSpec> = new Map<string, Comman
     },
     load: () => import('./commands/usage.ts'),
   }],
-  ['show', { synopsis: 'show <id>', summary: 'one session', positionals: true, load: () => import('./commands/show.ts') }],
+  ['show', {
+    synopsis: 'show <id> [--messages [--from N] [--limit N] [--json]]',
+    summary: 'one session; with --messages, its conversation paged',
+    options: {
+      messages: flag('the conversation: user, assistant, tool-call, tool-result and system messages'),
+      from: str('N', 'from this message position on (a search hit\'s #)'),
+      limit: str('N', 'at most this many messages (default 50, at most 500)'),
+      json: flag('the JSON envelope, also on a terminal'),
+    },
+    positionals: true,
+    load: () => import('./commands/show.ts'),
+  }],
+  ['search', {
+    synopsis: 'search "<query>" [--harness H] [--limit N] [--json]',
+    summary: 'full-text search over every transcript (a table on a terminal, else { ok, results })',
+    options: { harness: str('H', HARNESS_LIST), limit: str('N', 'at most this many sessions (default 20, at most 200)'), json: flag('the JSON envelope, also on a terminal') },
+    positionals: true,
+    load: () => import('./commands/search.ts'),
+  }],
   ['focus', { synopsis: 'focus <id> [--pid N]', summary: "bring a live session's tmux/herdr pane (or that process's) to the front", options: { pid: str('N', 'one of the session\'s processes (a session open in several at once)') }, positionals: true, load: () => import('./commands/focus.ts') }],
   ['resume', { synopsis: 'resume <id> [--print]', summary: 'reopen a dormant session in a new pane (live: focus)', options: { print: flag('open nothing; print { argv, cwd }, the command to run by hand') }, positionals: true, load: () => import('./commands/resume.ts') }],
   ['send', {

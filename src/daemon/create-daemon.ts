@@ -53,6 +53,8 @@ import { stampHost } from '../server/fleet-routing.ts';
 import { createFleetControl } from './fleet.ts';
 import { LIMITS } from '../pager/index.ts';
 import { usageRoutes } from '../server/routes/usage.ts';
+import { searchRoutes } from '../server/routes/search.ts';
+import { createSearchService } from '../search/index.ts';
 import { createBudgetWatch, createUsageService, localTimeZone } from '../usage/index.ts';
 import { createNewSessions, installedOn, lateBound } from './new-sessions.ts';
 
@@ -269,10 +271,23 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       budget.poke();
     }));
     bus.on('settings.updated', () => budget.poke());
+    // Search: the store's FTS5 index (fed by the sources' folds), sessions described by discovery.
+    const search = createSearchService({
+      repo: store.search,
+      session: (harness, id) => {
+        const s = hub.get(id);
+        if (!s || s.harness !== harness) return undefined;
+        return { harness, id, title: s.title || null, cwd: s.cwd, repoRoot: s.repoRoot, branch: s.branch, live: s.live };
+      },
+      messages: async (harness, id, from, limit) => {
+        const source = hub.source(harness);
+        return source?.messages ? source.messages(id, from, limit) : 'unsupported';
+      },
+    });
     const newSessions = createNewSessions({ env, musterHome: paths.home, store, hub, bus, panes, actions, goals, log });
     binding.set(newSessions.launcher);
     const sessionLookup: SessionLookup = { get: (id) => hub.get(id), live: (cwd, harness) => hub.list({ live: true, cwd, ...(harness ? { harness } : {}) }), launchSession: (id) => launches.sessionOf(id) };
-    const mcp = createMcpEndpoint({ pager, version: VERSION, log, sessions: sessionLookup });
+    const mcp = createMcpEndpoint({ pager, version: VERSION, log, sessions: sessionLookup, search });
     const streams = new Set<() => void>();
     const serviceIdentity: ServiceIdentity = {
       service: 'muster',
@@ -322,6 +337,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         pageRoutes({ pager, sessions: sessionLookup, fleet }),
         fleetRoutes({ fleet }),
         usageRoutes({ usage, hub, defaultTz: localTimeZone() }),
+        searchRoutes({ search, hub }),
         goalRoutes({ goals, fleet, localSession: async (id) => (await localSession(id)) !== undefined, harnessOf: (id) => hub.get(id)?.harness ?? fleet.session(id)?.harness, drivable: createDriveCheck({ env, session: (id) => hub.get(id), judgesServerTurns: (h) => typeof hub.source(h)?.tail === 'function', runningLaunches: () => launches.list({ running: true, limit: 1000 }) }) }),
         mcp.mount,
         eventsRoutes({

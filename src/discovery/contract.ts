@@ -5,6 +5,7 @@
  */
 import type { Harness, Session } from '../core/session.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
+import type { MessagePage, TranscriptMessage } from '../core/transcript-message.ts';
 
 export type Disposer = () => void | Promise<void>;
 
@@ -69,6 +70,12 @@ export interface SessionSource {
    */
   tail?(id: string, limit: number): Promise<TailMessage[]>;
   /**
+   * Optional: the session's conversation from `position` on (at most `limit` messages), normalised as
+   * the search index saw it, so a hit's position opens the same message. Null when the session has no
+   * transcript. Sources without it make GET /api/sessions/:harness/:id/messages answer `supported: false`.
+   */
+  messages?(id: string, from: number, limit: number): Promise<MessagePage | null>;
+  /**
    * Optional: sends `text` to a live session as the operator's next prompt through the harness's own
    * server (OpenCode's `prompt_async` on a `serve`/`--port` process, Codex's app-server `turn/start`),
    * when the session has one. Never throws: 'no_channel' when it has none now (nothing was sent: the
@@ -119,6 +126,19 @@ export interface TranscriptIndexEntry {
    * The index stores them with the entry, in the same write; they are not handed back by get/list.
    */
   usage?: readonly UsageRecord[];
+  /**
+   * Messages of the bytes this put consumed, for the search index; stored in the same write. `from`
+   * is the byte offset the read started at: 0 means the file was read from its start (first read, or a
+   * rewrite), and what was indexed for the path before is dropped.
+   */
+  messages?: IndexedMessages;
+}
+
+export interface IndexedMessages {
+  /** The session the file belongs to. */
+  sessionId: string;
+  from: number;
+  items: readonly TranscriptMessage[];
 }
 
 export interface TranscriptIndex {
@@ -129,19 +149,32 @@ export interface TranscriptIndex {
   list(harness: Harness): TranscriptIndexEntry[];
 }
 
-/** The in-memory index of tests; `usage()` returns every record put, in order. */
-export function createMemoryTranscriptIndex(): TranscriptIndex & { usage(): UsageRecord[] } {
+/**
+ * The in-memory index of tests; `usage()` returns every record put, in order; `messages(path)` the
+ * messages indexed for a path now (a put from byte 0 replaces them, a remove drops them).
+ */
+export function createMemoryTranscriptIndex(): TranscriptIndex & { usage(): UsageRecord[]; messages(path: string): TranscriptMessage[] } {
   const map = new Map<string, TranscriptIndexEntry>();
   const usage: UsageRecord[] = [];
+  const texts = new Map<string, TranscriptMessage[]>();
   return {
     get: (p) => map.get(p),
     put: (e) => {
-      const { usage: records, ...entry } = e;
+      const { usage: records, messages, ...entry } = e;
       if (records) for (const r of records) usage.push(r);
+      if (messages) {
+        const kept = messages.from === 0 ? [] : (texts.get(e.path) ?? []);
+        for (const m of messages.items) kept.push(m);
+        texts.set(e.path, kept);
+      }
       map.set(e.path, entry);
     },
-    remove: (p) => void map.delete(p),
+    remove: (p) => {
+      map.delete(p);
+      texts.delete(p);
+    },
     list: (h) => [...map.values()].filter((e) => e.harness === h),
     usage: () => [...usage],
+    messages: (p) => [...(texts.get(p) ?? [])],
   };
 }

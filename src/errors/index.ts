@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'invalid_setting'
   | 'invalid_id'
   | 'invalid_argument'
+  | 'invalid_query'
   | 'not_found'
   | 'session_not_found'
   | 'session_not_live'
@@ -90,6 +91,7 @@ const STATUS: Record<ErrorCode, number> = {
   invalid_setting: 400,
   invalid_id: 400,
   invalid_argument: 400,
+  invalid_query: 400,
   not_found: 404,
   session_not_found: 404,
   session_not_live: 409,

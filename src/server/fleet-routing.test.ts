@@ -45,7 +45,7 @@ const fleet: FleetView = {
 };
 const localEnded: string[] = [];
 const actions = { end: async (id: string) => void localEnded.push(id), focus: async () => ({ outcome: 'focused' }), decorate: (s: Session) => s } as unknown as Actions;
-const hub = { ready: async () => {}, list: () => [session(LOCAL)], get: (id: string) => (id === LOCAL ? session(LOCAL) : undefined), diagnostics: () => ({}) } as unknown as Hub;
+const hub = { ready: async () => {}, list: () => [session(LOCAL)], get: (id: string) => (id === LOCAL ? session(LOCAL) : undefined), diagnostics: () => ({}), indexing: () => ({ active: false, done: 0, total: 0, bytesDone: 0, bytesTotal: 0, sources: [] }) } as unknown as Hub;
 const pager = { answer: async () => { throw new MusterError('page_not_found', 'no page'); } } as unknown as Pager;
 const joined: { url: string; name?: string }[] = [];
 const app = createApp({

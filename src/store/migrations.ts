@@ -6,6 +6,7 @@ import type Database from 'better-sqlite3';
 import { GOALS_TABLE_SQL } from './goals.ts';
 import { USAGE_TABLES_SQL } from './usage.ts';
 import { WORKTREES_TABLE_SQL } from './worktrees.ts';
+import { SEARCH_TABLES_SQL } from './search.ts';
 
 export interface Migration {
   version: number;
@@ -186,6 +187,16 @@ export const MIGRATIONS: Migration[] = [
     name: 'fleet: the outbox of changes waiting to be published, and a mirror of what was last queued per record',
     up(db) {
       db.exec(FLEET_OUTBOX_SQL);
+    },
+  },
+  {
+    version: 10,
+    name: 'search: an FTS5 index of transcript messages (session, harness, role, time, position), fed by the transcript index',
+    up(db) {
+      db.exec(SEARCH_TABLES_SQL);
+      // Summaries indexed before this version gave no messages: re-read every transcript once (usage
+      // records read again are upserted to the same rows).
+      db.exec('DELETE FROM transcript_index');
     },
   },
 ];

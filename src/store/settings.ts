@@ -55,6 +55,7 @@ export const SETTINGS = {
   webhookFormat: setting({ default: 'json', check: oneOf('json', 'ntfy'), describe: 'webhook body: json | ntfy' }),
   fleetAcceptCommands: setting({ default: true, check: bool, describe: "fleet: run other hosts' commands on this host's sessions, pages and goals (false: read-only to them)" }),
   dailyBudgetUsd: setting({ default: 0, check: usdAmount, describe: "today's spend that sends one notification, USD (0 = none; 0..1000000)" }),
+  searchToolOutput: setting({ default: false, check: bool, describe: 'search also indexes raw tool output (true | false); applies to transcript bytes read after the change' }),
   monthlyBudgetUsd: setting({ default: 0, check: usdAmount, describe: "this month's spend that sends one notification, USD (0 = none; 0..1000000)" }),
 };
 

@@ -21,6 +21,7 @@ import { settingsFrom, validateSettingsPatch, type Settings } from './settings.t
 import type { Store } from './types.ts';
 import { createSqliteUsageRepository, type SqliteUsage } from './usage.ts';
 import type { UsageDelta } from '../usage/types.ts';
+import { createSqliteSearchRepository, type PendingMessages, type SqliteSearch } from './search.ts';
 
 export interface SqliteStoreOptions {
   /** Database file path, or ':memory:' in tests. */
@@ -53,7 +54,10 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const readSettings = (): Settings => settingsFrom(getSetting.all().map((row) => [row.key, JSON.parse(row.value)] as const));
 
   const usage = createSqliteUsageRepository(db, clock);
-  const transcriptIndex = createSqliteTranscriptIndex(db, usage);
+  // Read at open and kept current by update(): the index's flush runs in a tight loop.
+  let searchToolOutput = readSettings().searchToolOutput;
+  const search = createSqliteSearchRepository(db, { includeToolOutput: () => searchToolOutput });
+  const transcriptIndex = createSqliteTranscriptIndex(db, usage, search);
   return {
     kind: 'sqlite',
     schemaVersion,
@@ -65,11 +69,14 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
         db.transaction(() => {
           for (const [k, v] of Object.entries(valid)) putSetting.run(k, JSON.stringify(v), at);
         })();
-        return readSettings();
+        const now = readSettings();
+        searchToolOutput = now.searchToolOutput;
+        return now;
       },
     },
     transcriptIndex,
     usage,
+    search,
     board: createSqliteBoardRepository(db),
     actions: createSqliteActionsRepository(db),
     pages: createSqlitePagesRepository(db),
@@ -98,7 +105,7 @@ function toEntry(r: IndexRow): TranscriptIndexEntry {
  * per tick (a cold scan's thousands of puts cost one fsync, not thousands). Losing the last tick of
  * index progress in a crash only means re-reading those bytes.
  */
-function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage): TranscriptIndex & { flush(): void } {
+function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage, search: SqliteSearch): TranscriptIndex & { flush(): void } {
   const put = db.prepare('INSERT OR REPLACE INTO transcript_index(path, harness, size, mtime_ms, offset, summary) VALUES (?, ?, ?, ?, ?, ?)');
   const listOf = db.prepare<[string], IndexRow>('SELECT * FROM transcript_index WHERE harness = ?');
   const del = db.prepare('DELETE FROM transcript_index WHERE path = ?');
@@ -106,6 +113,8 @@ function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage):
   const dirty = new Map<string, TranscriptIndexEntry | null>();
   // Records of every put since the last flush (two puts of one path in a tick each bring their own).
   let records: UsageRecord[] = [];
+  // Messages of every put since the last flush, in put order (a rewrite's reset must precede what follows it).
+  let texts: PendingMessages[] = [];
   let scheduled = false;
 
   const load = (): Map<string, TranscriptIndexEntry> => {
@@ -116,11 +125,13 @@ function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage):
   };
   const flush = (): void => {
     scheduled = false;
-    if (dirty.size === 0 && records.length === 0) return;
+    if (dirty.size === 0 && records.length === 0 && texts.length === 0) return;
     const batch = [...dirty];
     const written = records;
+    const indexed = texts;
     dirty.clear();
     records = [];
+    texts = [];
     let deltas: UsageDelta[] = [];
     // Without the fsync of synchronous=FULL (5 ms and more each on a busy disk, which a cold index
     // of thousands of files pays per batch): a crash may lose the last index writes, which only means
@@ -129,9 +140,13 @@ function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage):
     try {
       db.transaction(() => {
         deltas = usage.write(written);
+        search.write(indexed);
         for (const [path, e] of batch) {
           if (e) put.run(e.path, e.harness, e.size, e.mtimeMs, e.offset, JSON.stringify(e.summary ?? null));
-          else del.run(path);
+          else {
+            del.run(path);
+            search.forget(path);
+          }
         }
       })();
     } finally {
@@ -147,9 +162,10 @@ function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage):
   return {
     get: (path) => load().get(path),
     put(e) {
-      const { usage: fresh, ...entry } = e;
+      const { usage: fresh, messages, ...entry } = e;
       // One by one: a first read of a long transcript brings more records than spread arguments allow.
       if (fresh) for (const r of fresh) records.push(r);
+      if (messages) texts.push({ path: entry.path, harness: entry.harness, messages });
       load().set(entry.path, entry);
       dirty.set(entry.path, entry);
       schedule();

@@ -12,6 +12,7 @@ import type { ActionsRepository } from './actions.ts';
 import type { PagesRepository } from '../pager/types.ts';
 import type { OutboxRepository } from '../fleet/types.ts';
 import type { UsageRepository } from '../usage/types.ts';
+import type { SearchRepository } from '../search/types.ts';
 import type { WorktreesRepository } from '../worktrees/types.ts';
 
 export interface SettingsRepository {
@@ -28,6 +29,8 @@ export interface Store {
   transcriptIndex: TranscriptIndex;
   /** Usage records (written through the transcript index) and budget alerts sent (migration 7). */
   usage: UsageRepository;
+  /** Full-text search over transcripts (written through the transcript index; migration 9). */
+  search: SearchRepository;
   /** Operator pages (questions and notices from agents). */
   pages: PagesRepository;
   /** The action log (focus, resume, end: who, what, outcome). */

@@ -8,7 +8,9 @@ import { handleKey } from './keys.ts';
 import { FLASH_MS, renderFrame } from './render.ts';
 import { createScreen } from './screen.ts';
 import { applyEvent, applySnapshot, flash, isResync, setConnection } from './state.ts';
-import { initialState, type ApiCall, type Effect, type Snapshot, type TuiState } from './types.ts';
+import { initialState, type ApiCall, type Effect, type Snapshot, type TranscriptHit, type TuiState } from './types.ts';
+import { hitsOf, TUI_SEARCH_LIMIT } from './transcript-search.ts';
+import type { SearchResult } from '../search/types.ts';
 import type { SseMessage } from './sse-client.ts';
 import type { Terminal } from './terminal.ts';
 import type { Session } from '../core/session.ts';
@@ -185,6 +187,21 @@ export function createTui(opts: TuiOptions): Tui {
           screen.invalidate();
           schedule();
         });
+      case 'search': {
+        const q = effect.q;
+        const apply = (patch: { hits?: TranscriptHit[]; error?: string }) => {
+          // A newer search or Esc since: this answer is not wanted.
+          if (state.transcripts?.query !== q) return;
+          update({ ...state, transcripts: { ...state.transcripts, hits: patch.hits ?? [], error: patch.error ?? null, index: 0 } });
+        };
+        try {
+          const body = await opts.api.call('GET', `/search?q=${encodeURIComponent(q)}&limit=${TUI_SEARCH_LIMIT}`);
+          apply({ hits: hitsOf(body.results as SearchResult[]) });
+        } catch (e) {
+          apply({ error: (e as Error).message });
+        }
+        return;
+      }
       case 'call': {
         update(flash(state, `${effect.label}…`, 'info', clock()));
         try {

@@ -10,6 +10,7 @@ import { flash } from './state.ts';
 import { shortId } from './format.ts';
 import type { ApiCall, Effect, Mode, TuiState } from './types.ts';
 import { newSessionKeys, openNewSession } from './new-session.ts';
+import { startSearch, transcriptKeys } from './transcript-search.ts';
 
 /** One key press, normalised from readline's keypress event. */
 export interface Key {
@@ -138,6 +139,7 @@ function inputKeys(state: TuiState, mode: Extract<Mode, { kind: 'input' }>, key:
     const back = withMode(state, { kind: 'normal' });
     const text = mode.text.trim();
     if (mode.purpose === 'search') return none(back);
+    if (mode.purpose === 'transcripts') return startSearch(back, text);
     if (!text || !mode.target) return none(flash(back, 'nothing sent (empty)', 'info', ctx.now));
     if (mode.purpose === 'answer') return { state: back, effects: [call('answer', 'POST', `/pages/${encodeURIComponent(mode.target)}/answer`, { text })] };
     const harness = state.sessions.get(mode.target)?.harness;
@@ -171,6 +173,8 @@ export function handleKey(state: TuiState, key: Key, ctx: KeyContext): KeyResult
   if (key.ctrl && key.name === 'z') return { state, effects: [{ kind: 'suspend' }] };
   if (key.ctrl && key.name === 'l') return { state, effects: [{ kind: 'redraw' }] };
   if (key.ctrl) return none(state);
+  const searching = transcriptKeys(state, key, ctx.now);
+  if (searching) return searching;
   switch (key.name) {
     case 'up': return none(move(state, -1));
     case 'down': return none(move(state, 1));
@@ -189,6 +193,7 @@ export function handleKey(state: TuiState, key: Key, ctx: KeyContext): KeyResult
     case 'g': return none(move(state, 'first'));
     case 'G': return none(move(state, 'last'));
     case '/': return none(withMode(state, { kind: 'input', purpose: 'search', prompt: '/', text: state.filters.text, target: null }));
+    case 'S': return none(withMode(state, { kind: 'input', purpose: 'transcripts', prompt: 'Search transcripts: ', text: state.transcripts?.query ?? '', target: null }));
   }
   return state.view === 'sessions' ? sessionKeys(state, key, ctx) : pageKeys(state, key, ctx);
 }

@@ -12,6 +12,7 @@ import { pendingCount } from './keys.ts';
 import { newPrompt } from './new-session.ts';
 import type { TuiState } from './types.ts';
 import { spendText } from './spend.ts';
+import { renderHits } from './transcript-search.ts';
 
 export interface FrameOptions {
   columns: number;
@@ -33,7 +34,7 @@ export const HELP: [string, string][] = [
   ['↑↓ j k', 'move'], ['PgUp PgDn g G', 'page, first, last'], ['Tab', 'sessions ⇄ pages inbox'],
   ['Enter', 'focus a live session / resume a dormant one'], ['f', 'focus the session\'s tmux/herdr pane'], ['r', 'resume (a new pane; live: focus)'],
   ['n', 'new session in its directory (Tab: harness; type the first prompt)'], ['x', 'end the session (asks first)'], ['m', 'send a message: its next prompt (dormant: resumed with it)'], ['s', 'set the goal (type the objective)'], ['p / u', 'pause / resume the goal'], ['c', 'clear the goal (asks first)'],
-  ['/', 'search'], ['t', 'filter by status (cycles)'], ['h', 'filter by harness (cycles)'], ['a', 'all ended sessions / recent only'], ['o', 'filter by host (cycles; in a fleet)'], ['Esc', 'clear filters'],
+  ['/', 'filter the list'], ['S', 'search transcripts (Enter on a hit: its session)'], ['t', 'filter by status (cycles)'], ['h', 'filter by harness (cycles)'], ['a', 'all ended sessions / recent only'], ['o', 'filter by host (cycles; in a fleet)'], ['Esc', 'clear filters'],
   ['pages: a Enter', 'answer in free text'], ['pages: 1-9', 'answer with that choice'], ['pages: d', 'dismiss'],
   ['Ctrl-L', 'redraw'], ['Ctrl-Z', 'suspend'], ['? / q', 'this help / quit'],
 ];
@@ -68,7 +69,7 @@ function statusLine(state: TuiState, columns: number, now: number, style: Style)
     return textLine(state.flash.text, columns, style, ...tones);
   }
   const hints = state.view === 'sessions'
-    ? '?:keys  Tab:pages  Enter/f:focus  r:resume  n:new  x:end  m:send  s/p/u/c:goal  /:search  t/h:filter  q:quit'
+    ? '?:keys  Tab:pages  Enter/f:focus  r:resume  n:new  x:end  m:send  s/p/u/c:goal  /:filter  S:search transcripts  t/h:filter  q:quit'
     : '?:keys  Tab:sessions  a:answer  1-9:choice  d:dismiss  /:search  q:quit';
   // The cold index's figure and today's spend keep their place at the right; the hints give way first on a narrow terminal.
   const right = [state.indexing, state.spend ? spendText(state.spend) : null].filter((x): x is string => x !== null).join('  ');
@@ -95,6 +96,7 @@ export function renderFrame(state: TuiState, opts: FrameOptions): Frame {
   const out: string[] = [header(state, columns, style)];
   const bodyRows = Math.max(0, rows - 2);
   if (state.mode.kind === 'help') out.push(...help(columns, bodyRows, style));
+  else if (state.transcripts) out.push(...renderHits(state, bodyRows, columns, style));
   else {
     const detailRows = state.view === 'pages' ? Math.min(Math.max(4, Math.floor(bodyRows * 0.45)), 14) : rows >= 20 ? 5 : rows >= 12 ? 3 : 0;
     const listRows = Math.max(1, bodyRows - detailRows - (detailRows > 0 ? 1 : 0));

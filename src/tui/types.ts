@@ -29,12 +29,32 @@ export interface ApiCall {
   label: string;
 }
 
-export type Effect = { kind: 'quit' } | { kind: 'suspend' } | { kind: 'redraw' } | ({ kind: 'call' } & ApiCall);
+export type Effect = { kind: 'quit' } | { kind: 'suspend' } | { kind: 'redraw' } | ({ kind: 'call' } & ApiCall) | { kind: 'search'; q: string };
+
+/** One transcript search hit as the TUI lists it. */
+export interface TranscriptHit {
+  harness: string;
+  id: string;
+  title: string;
+  role: string;
+  position: number;
+  at: string | null;
+  snippet: string;
+}
+
+/** The transcript search shown in place of the list (`S`); null when none. */
+export interface TranscriptSearch {
+  query: string;
+  /** Null while the daemon answers. */
+  hits: TranscriptHit[] | null;
+  error: string | null;
+  index: number;
+}
 
 export type Mode =
   | { kind: 'normal' }
   | { kind: 'help' }
-  | { kind: 'input'; purpose: 'search' | 'answer' | 'goal' | 'send'; prompt: string; text: string; target: string | null }
+  | { kind: 'input'; purpose: 'search' | 'answer' | 'goal' | 'send' | 'transcripts'; prompt: string; text: string; target: string | null }
   | { kind: 'confirm'; prompt: string; call: ApiCall }
   /** `n`: a new session of `harness` in `cwd`; `text` is its first prompt. */
   | { kind: 'new'; harness: Harness; cwd: string; text: string };
@@ -65,6 +85,7 @@ export interface TuiState extends StreamState {
   endedLimit: number;
   /** Today's spend and the last 7 days for the status line; null until fetched. */
   spend: SpendLine | null;
+  transcripts: TranscriptSearch | null;
   /** "indexed 312 / 800 transcripts" while a first start reads a long history; null otherwise. */
   indexing: string | null;
 }
@@ -90,6 +111,7 @@ export function initialState(overrides: Partial<TuiState> = {}): TuiState {
     connection: 'connecting',
     endedLimit: 20,
     spend: null,
+    transcripts: null,
     indexing: null,
     ...overrides,
   };

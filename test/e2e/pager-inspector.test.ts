@@ -28,7 +28,7 @@ it('MCP Inspector CLI: tools/list and tools/call against the running daemon, wit
   const list = await inspector([...common, '--method', 'tools/list']);
   assert.equal(list.code, 0, list.stderr);
   const tools = (JSON.parse(list.stdout) as { result: { tools: { name: string }[] } }).result.tools.map((x) => x.name).sort();
-  assert.deepEqual(tools, ['ask_operator', 'await_answer', 'cancel_page', 'notify_operator']);
+  assert.deepEqual(tools, ['ask_operator', 'await_answer', 'cancel_page', 'notify_operator', 'search_sessions']);
 
   const call = await inspector([...common, '--method', 'tools/call', '--tool-name', 'notify_operator', '--tool-args-json', '{"message":"hello from the inspector","level":"info"}']);
   assert.equal(call.code, 0, call.stderr);

@@ -30,7 +30,7 @@ describe('pager over MCP and HTTP', () => {
 
   it('lists the four tools with descriptions and input/output schemas', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((x) => x.name).sort(), ['ask_operator', 'await_answer', 'cancel_page', 'notify_operator']);
+    assert.deepEqual(tools.map((x) => x.name).sort(), ['ask_operator', 'await_answer', 'cancel_page', 'notify_operator', 'search_sessions']);
     for (const tool of tools) {
       assert.ok((tool.description ?? '').length > 80, `${tool.name} has a description written for models`);
       assert.ok(tool.outputSchema, `${tool.name} declares structured output`);
@@ -101,7 +101,7 @@ describe('pager over MCP and HTTP', () => {
       assert.equal(r.status, 'error', `${name} ${JSON.stringify(args)}`);
       assert.match(r.error ?? '', re);
     }
-    assert.equal((await client.listTools()).tools.length, 4);
+    assert.equal((await client.listTools()).tools.length, 5, "the pager's four and search_sessions");
   });
 
   it('bad API input is a 4xx with a code: unknown id, malformed id, bad body, oversized body, bad filters', async () => {

@@ -15,7 +15,11 @@ import { TodaySpend } from './today-spend.tsx';
 import { IndexProgress } from './index-progress.tsx';
 import type { Page, Session } from './types.ts';
 
+import type { TranscriptTarget } from './search/transcript-panel.tsx';
+
 const CanvasView = lazy(() => import('./canvas/canvas-view.tsx'));
+const SearchResults = lazy(() => import('./search/search-results.tsx'));
+const TranscriptPanel = lazy(() => import('./search/transcript-panel.tsx'));
 const SpendView = lazy(() => import('./spend/spend-view.tsx'));
 type View = 'list' | 'canvas' | 'spend';
 const viewFromHash = (): View => (location.hash === '#canvas' ? 'canvas' : location.hash === '#spend' ? 'spend' : 'list');
@@ -37,6 +41,10 @@ export function App() {
   /** A session started with "Focus it": its panel opens once it is listed. */
   const [toSelect, setToSelect] = useState<string | null>(null);
   const [now, setNow] = useState(Date.now());
+  /** The transcript search being shown, and the transcript open (from a hit or a session). */
+  const [searchText, setSearchText] = useState('');
+  const [query, setQuery] = useState<string | null>(null);
+  const [transcript, setTranscript] = useState<TranscriptTarget | null>(null);
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 15_000);
     const onHash = () => setView(viewFromHash());
@@ -44,7 +52,7 @@ export function App() {
     return () => (clearInterval(t), window.removeEventListener('hashchange', onHash));
   }, []);
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setSelected(null);
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && (setSelected(null), setTranscript(null));
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, []);
@@ -65,7 +73,13 @@ export function App() {
     }
     return c;
   }, [sessions]);
-  const open = useCallback((s: Session) => setSelected(s.id), []);
+  const open = useCallback((s: Session) => (setTranscript(null), setSelected(s.id)), []);
+  const read = useCallback((s: Session) => setTranscript({ harness: s.harness, id: s.id, title: s.title, position: null }), []);
+  const submitSearch = (e: React.FormEvent) => {
+    e.preventDefault();
+    const q = searchText.trim();
+    setQuery(q === '' ? null : q);
+  };
   const { refreshPages } = data;
   const pagesChanged = useCallback(() => void refreshPages(), [refreshPages]);
   const go = (v: View) => {
@@ -94,7 +108,7 @@ export function App() {
   };
 
   return (
-    <div className={`board view-${view}${current ? ' with-panel' : ''}`}>
+    <div className={`board view-${view}${current || transcript ? ' with-panel' : ''}`}>
       <header className="topbar">
         <h1>Muster</h1>
         <span className={`conn conn-${data.conn}`} data-testid="connection">
@@ -116,6 +130,9 @@ export function App() {
           <button type="button" className={view === 'canvas' ? 'on' : ''} onClick={() => go('canvas')} data-testid="view-canvas">Canvas</button>
           <button type="button" className={view === 'spend' ? 'on' : ''} onClick={() => go('spend')} data-testid="view-spend">Spend</button>
         </nav>
+        <form className="transcript-search" role="search" onSubmit={submitSearch}>
+          <input type="search" value={searchText} onChange={(e) => setSearchText(e.target.value)} placeholder="Search transcripts" aria-label="search transcripts" data-testid="transcript-search" />
+        </form>
         <Inbox pages={data.pages} available={data.pagesAvailable} sessionsById={data.sessions} onChanged={pagesChanged} />
         <button type="button" onClick={() => setShowNew(true)} data-testid="open-new-session">New session</button>
         <button type="button" className="quiet" onClick={() => setShowCharacters(true)} data-testid="open-characters">Characters</button>
@@ -124,6 +141,11 @@ export function App() {
       {data.error && <p className="error banner" role="alert">{data.error}</p>}
       {notice && <p className="notice banner" role="status" data-testid="notice">{notice} <button type="button" className="quiet" onClick={() => setNotice(null)} aria-label="dismiss">✕</button></p>}
       <main>
+        {query !== null && (
+          <Suspense fallback={<p className="muted loading">Loading search…</p>}>
+            <SearchResults query={query} onOpen={(t) => (setSelected(null), setTranscript(t))} onClose={() => setQuery(null)} />
+          </Suspense>
+        )}
         {view === 'list' ? (
           <ListView sessions={listed} board={data.characters} now={now} selectedId={selected} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged} fleet={data.fleet}
             scope={scope ? { label: scope.label, onClear: () => setScope(null) } : undefined} />
@@ -136,8 +158,12 @@ export function App() {
             <CanvasView sessions={sessions} board={data.characters} theme={theme.effective} pagesBySession={pagesBySession} goalsBySession={data.goals} onOpen={open} onPagesChanged={pagesChanged} />
           </Suspense>
         )}
-        {current && (
-          <SessionPanel session={current} board={data.characters} pages={data.pages} goal={data.goals.get(current.id)} goalsAvailable={data.goalsAvailable} onGoal={data.setGoal} now={now} onClose={() => setSelected(null)} onPagesChanged={pagesChanged}
+        {transcript ? (
+          <Suspense fallback={<p className="muted loading">Loading the transcript…</p>}>
+            <TranscriptPanel key={`${transcript.harness}:${transcript.id}:${transcript.position ?? ''}`} target={transcript} onClose={() => setTranscript(null)} />
+          </Suspense>
+        ) : current && (
+          <SessionPanel onRead={read} session={current} board={data.characters} pages={data.pages} goal={data.goals.get(current.id)} goalsAvailable={data.goalsAvailable} onGoal={data.setGoal} now={now} onClose={() => setSelected(null)} onPagesChanged={pagesChanged}
             parent={current.forkedFrom ? data.sessions.get(current.forkedFrom) : undefined} onOpen={open} />
         )}
       </main>

@@ -89,8 +89,8 @@ export function ListView({ sessions, board, now, selectedId, pagesBySession, goa
         search.current?.focus();
         return;
       }
-      // Keys typed into the panel's forms (goal, page answers) are theirs, not the list's.
-      if (e.target instanceof HTMLElement && e.target.closest('.panel, .page-pop, .dialog, .inbox-pop')) return;
+      // Keys typed into the panel's forms (goal, page answers) and the transcript search box are theirs, not the list's.
+      if (e.target instanceof HTMLElement && e.target.closest('.panel, .page-pop, .dialog, .inbox-pop, .transcript-search')) return;
       if (typing && e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Enter') return;
       if (e.key === 'ArrowDown' || (!typing && e.key === 'j')) setCursor((c) => Math.min(rows.length - 1, c + 1));
       else if (e.key === 'ArrowUp' || (!typing && e.key === 'k')) setCursor((c) => Math.max(0, c - 1));

@@ -28,6 +28,8 @@ interface Props {
   /** The session this one was forked from, when it is listed. */
   parent?: Session;
   onOpen?(s: Session): void;
+  /** Opens the whole conversation in the transcript panel. */
+  onRead?(s: Session): void;
 }
 
 function useTail(s: Session): { messages: TailMessage[]; supported: boolean } {
@@ -70,7 +72,7 @@ function ForkedFrom({ id, parent, onOpen }: { id: string; parent: Session | unde
   );
 }
 
-export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, onGoal, now, onClose, onPagesChanged, parent, onOpen }: Props) {
+export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, onGoal, now, onClose, onPagesChanged, parent, onOpen, onRead }: Props) {
   const tail = useTail(s);
   const [confirmEnd, setConfirmEnd] = useState(false);
   const [busy, setBusy] = useState<ActionName | null>(null);
@@ -145,7 +147,7 @@ export function SessionPanel({ session: s, board, pages, goal, goalsAvailable, o
         <GoalSlot key={s.id} session={s} goal={goal} available={goalsAvailable} onGoal={onGoal} />
       </section>
       <section className="slot">
-        <h3>Transcript tail</h3>
+        <h3>Transcript tail {onRead && <button type="button" className="quiet" onClick={() => onRead(s)} data-testid="read-transcript">Read the whole transcript</button>}</h3>
         {!tail.supported && <p className="muted">This harness does not offer a transcript tail yet.</p>}
         <ol className="tail" data-testid="tail">
           {tail.messages.map((m, i) => (

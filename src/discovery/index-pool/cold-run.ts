@@ -38,6 +38,8 @@ export interface ColdRunOptions {
   onProgress(p: IndexProgress): void;
   /** Each result, after it is in the index (a source counts lines and failures here). */
   onResult?(r: FileResult): void;
+  /** Ask the folds for each file's conversation messages too (search). Default: false. */
+  messages?: boolean;
 }
 
 export interface ColdRun {
@@ -62,7 +64,7 @@ export function startColdRun(o: ColdRunOptions): ColdRun | null {
     if (ours && entry.size === f.size && entry.mtimeMs === f.mtimeMs) continue; // up to date
     const resume = ours && f.size >= entry.offset && f.mtimeMs >= entry.mtimeMs;
     const from = resume ? entry.offset : 0;
-    const task: FileTask = { path: f.path, from, summary: resume ? entry.summary : null, bytes: Math.max(0, f.size - from) };
+    const task: FileTask = { path: f.path, from, summary: resume ? entry.summary : null, bytes: Math.max(0, f.size - from), ...(o.messages ? { messages: true } : {}) };
     planned.set(f.path, { task, before: entry });
     bytesTotal += task.bytes;
   }
@@ -77,7 +79,7 @@ export function startColdRun(o: ColdRunOptions): ColdRun | null {
       progress.bytesDone += r.bytes;
       const p = planned.get(r.path);
       if (r.ok && p && o.index.get(r.path) === p.before) {
-        o.index.put({ path: r.path, harness: o.harness, size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, summary: r.summary, usage: r.usage });
+        o.index.put({ path: r.path, harness: o.harness, size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, summary: r.summary, usage: r.usage, ...(r.messages ? { messages: r.messages } : {}) });
       }
       o.onResult?.(r);
     }

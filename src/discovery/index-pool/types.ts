@@ -4,6 +4,7 @@
  * the results back in batches. Everything that crosses a thread is plain data (structured clone).
  */
 import type { UsageRecord } from '../../core/usage-record.ts';
+import type { IndexedMessages } from '../contract.ts';
 
 /** One file to read: from byte `from`, folding into `summary` (a fresh one when `from` is 0). */
 export interface FileTask {
@@ -12,6 +13,8 @@ export interface FileTask {
   summary: unknown;
   /** Bytes expected to be read (size - from), for batching and progress. */
   bytes: number;
+  /** Also read the bytes' conversation messages, for search. */
+  messages?: boolean;
 }
 
 /** What reading one file gave: the index entry's fields, or why it could not be read. */
@@ -26,6 +29,8 @@ export type FileResult =
     summary: unknown;
     /** Usage records of the bytes read (the index stores them with the entry). */
     usage: UsageRecord[];
+    /** The conversation messages of the bytes read, when the task asked for them. */
+    messages?: IndexedMessages;
     linesParsed: number;
     linesSkipped: number;
     bytes: number;

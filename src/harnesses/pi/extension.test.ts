@@ -17,6 +17,7 @@ describe('pi/omp extension: the token file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'muster-ext-'));
   const tokenFile = join(dir, 'token');
   const auths: string[] = [];
+  const posts: { url: string; body: string }[] = [];
   let server: Server;
   const handlers = new Map<string, Handler>();
   const tools = new Map<string, Tool>();
@@ -25,8 +26,13 @@ describe('pi/omp extension: the token file', () => {
   before(async () => {
     server = createServer((req, res) => {
       auths.push(req.headers.authorization ?? '');
-      req.resume();
-      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true,"page":{"id":"pag_x","status":"sent"}}'));
+      let body = '';
+      req.on('data', (c: Buffer) => void (body += c.toString()));
+      req.on('end', () => {
+        posts.push({ url: req.url ?? '', body });
+        const answer = req.url === '/api/search' ? '{"ok":true,"results":[{"session":{"harness":"pi","id":"x"},"hits":[]}]}' : '{"ok":true,"page":{"id":"pag_x","status":"sent"}}';
+        res.writeHead(200, { 'content-type': 'application/json' }).end(answer);
+      });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     process.env.MUSTER_URL = `http://127.0.0.1:${(server.address() as { port: number }).port}/api`;
@@ -58,5 +64,16 @@ describe('pi/omp extension: the token file', () => {
     writeFileSync(tokenFile, `${good}\n`);
     await handlers.get('session_shutdown')!({}, {});
     assert.deepEqual(auths, [`Bearer ${good}`]);
+  });
+
+  it('registers search_sessions, which posts the tool arguments to its REST twin and returns its results', async () => {
+    writeFileSync(tokenFile, `${'G'.repeat(43)}\n`);
+    const search = tools.get('search_sessions');
+    assert.ok(search, [...tools.keys()].join(', '));
+    const r = await search.execute('1', { query: 'flaky login', limit: 3 }, undefined, undefined, {});
+    assert.ok(!r.isError, r.content[0]?.text);
+    assert.deepEqual(JSON.parse(r.content[0]!.text), { results: [{ session: { harness: 'pi', id: 'x' }, hits: [] }] });
+    const post = posts.find((p) => p.url === '/api/search');
+    assert.deepEqual(JSON.parse(post!.body), { query: 'flaky login', limit: 3 });
   });
 });

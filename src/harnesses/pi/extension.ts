@@ -3,7 +3,8 @@
  * MUSTER_HARNESS = 'pi' or 'omp' baked in: an env var would leak into agents started by agents). The
  * wrapper loads it with `-e`; `hooks install` puts it in the harness's extensions/ folder.
  *
- * It reports the session's events to the daemon (status), and registers the pager's four tools,
+ * It reports the session's events to the daemon (status), registers `search_sessions` (POST
+ * /api/search, the REST twin of the MCP tool), and registers the pager's four tools,
  * which call the daemon's REST twin of the MCP tools with the session's identity headers (pi has no
  * MCP; omp reads MCP only from config files the wrapper must not edit). Tool names, descriptions and
  * argument schemas are the MCP tools' own (src/pager/tool-schemas.ts, turned into JSON Schema at build
@@ -13,9 +14,11 @@ import { findDaemon, postJson, reportEvent, type PostResult } from '../status-as
 import { listenInbox, turnEndDecision, type InboxListener } from '../status-assets/turn-end.ts';
 import { NEXT_STEP } from '../../pager/tool-texts.ts';
 import type { PagerToolName, PagerToolSpec } from '../../pager/tool-schemas.ts';
+import type { SearchToolSpec } from '../../search/tool-schema.ts';
 
 declare const MUSTER_HARNESS: string;
 declare const MUSTER_PAGER_TOOLS: PagerToolSpec[];
+declare const MUSTER_SEARCH_TOOL: SearchToolSpec;
 
 /** What pi hands an event handler or a tool as `ctx` (the parts Muster reads). */
 interface ExtensionContext {
@@ -121,6 +124,10 @@ function registerPagerTools(pi: PiApi): void {
     const run = RUN[spec.name];
     pi.registerTool({ ...spec, execute: (_id, params, signal, _onUpdate, ctx) => run(params, ctx, signal) });
   }
+  pi.registerTool({
+    ...MUSTER_SEARCH_TOOL,
+    execute: (_id, params, signal, _onUpdate, ctx) => short('/search', { query: params.query, limit: params.limit }, ctx, signal, (j) => toolResult({ results: j.results })),
+  });
 }
 
 /** The prompt's final assistant text: the last assistant message's text parts (null when it only called tools). */

@@ -7,3 +7,4 @@ export { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 export { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 export { ListRootsResultSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 export { registerPagerTools } from '../../pager/mcp-tools.ts';
+export { registerSearchTool } from '../../search/mcp-tool.ts';

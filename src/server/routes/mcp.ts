@@ -14,10 +14,13 @@ import { resolveAttribution, type Caller, type Pager, type SessionLookup, type T
 import { readLimited } from '../body.ts';
 import type { Context } from 'hono';
 import type { App, RouteModule } from '../env.ts';
+import type { SearchService } from '../../search/index.ts';
 
 export interface McpEndpointOptions {
   pager: Pager;
   sessions: SessionLookup;
+  /** Search over earlier sessions (`search_sessions`); absent: the tool is not offered. */
+  search?: SearchService;
   version: string;
   /** Progress notification interval while a tool waits, ms. Default: 5000. */
   progressMs?: number;
@@ -50,7 +53,7 @@ interface Entry {
 /** 1 MiB: more than any page's fields allow, far less than the SDK's 4 MiB default. */
 const MAX_BODY = 1024 * 1024;
 
-const INSTRUCTIONS = 'Muster pages the human operator. ask_operator for a question that blocks you (then await_answer while it is pending), notify_operator for news that needs no reply, cancel_page to withdraw a question.';
+const INSTRUCTIONS = 'Muster pages the human operator. ask_operator for a question that blocks you (then await_answer while it is pending), notify_operator for news that needs no reply, cancel_page to withdraw a question. search_sessions finds what earlier agent sessions on this machine said and did.';
 
 function rpcError(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'content-type': 'application/json' } });
@@ -131,6 +134,7 @@ export function createMcpEndpoint(opts: McpEndpointOptions): McpEndpoint {
       progressMs: opts.progressMs,
       log,
     });
+    if (opts.search) sdk.registerSearchTool(server, { search: opts.search, log });
     transport.onclose = () => {
       if (transport.sessionId) entries.delete(transport.sessionId);
     };

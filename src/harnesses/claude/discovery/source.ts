@@ -17,7 +17,7 @@ import { MusterError } from '../../../errors/index.ts';
 import { buildSession, mainEntry } from './build-session.ts';
 import { scanRegistry, staleReason } from './live.ts';
 import type { RegistryEntry } from './registry.ts';
-import { listedTranscripts, readTranscript, scanTranscripts } from './transcript-scan.ts';
+import { listedTranscripts, pageClaudeTranscript, readTranscript, scanTranscripts } from './transcript-scan.ts';
 import { startColdRun } from '../../../discovery/index-pool/index.ts';
 import type { ColdIndexing, ColdRun } from '../../../discovery/index-pool/index.ts';
 import { isTranscriptSummary } from './transcript.ts';
@@ -29,7 +29,7 @@ import { transcriptFilesIn, transcriptFilesOf } from './transcript-files.ts';
 import { folderCwds } from './folder-cwd.ts';
 import type { ScannedTranscript, TranscriptScanCounters } from './transcript-scan.ts';
 import { watchClaude } from './watch.ts';
-import { readClaudeTail } from './tail.ts';
+import { findTranscriptFile, readClaudeTail } from './tail.ts';
 
 export interface ClaudeSourceOptions {
   /** Claude's config dir (`$CLAUDE_CONFIG_DIR`, else `~/.claude`; resolved by the adapter). */
@@ -46,6 +46,8 @@ export interface ClaudeSourceOptions {
   debounceMs?: number;
   /** Transcript lines longer than this are skipped unparsed. Default: 8 MiB. */
   maxLineBytes?: number;
+  /** Hand the index each transcript's messages for search. Default: true (false: the discovery-only baseline of bench/search.ts). */
+  search?: boolean;
   /** Reads a first start's unread transcripts in worker threads (coldIndex). Default: none. */
   cold?: ColdIndexing;
 }
@@ -135,7 +137,7 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
     const local = emptyCounters();
     const siblings = transcriptFilesIn(path.dirname(t.path), home, local)
       .filter((f) => f.id !== t.id)
-      .map((f) => readTranscript(f.file, f.id, { index, maxLineBytes: options.maxLineBytes }, local))
+      .map((f) => readTranscript(f.file, f.id, { index, maxLineBytes: options.maxLineBytes, search: options.search }, local))
       .filter((x): x is ScannedTranscript => x !== undefined);
     absorb(local);
     return folderCwds(siblings);
@@ -146,7 +148,7 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
     const local = emptyCounters();
     let best: ScannedTranscript | undefined;
     for (const file of transcriptFilesOf(projectsDir, home, id, local)) {
-      const t = readTranscript(file, id, { index, maxLineBytes: options.maxLineBytes }, local);
+      const t = readTranscript(file, id, { index, maxLineBytes: options.maxLineBytes, search: options.search }, local);
       if (t && (!best || t.mtimeMs > best.mtimeMs)) best = t;
     }
     absorb(local);
@@ -159,7 +161,7 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
     async list() {
       const live = await liveBySession();
       const local = emptyCounters();
-      const transcripts = scanTranscripts({ projectsDir, home, index, maxLineBytes: options.maxLineBytes, pending: cold?.pending }, local);
+      const transcripts = scanTranscripts({ projectsDir, home, index, maxLineBytes: options.maxLineBytes, search: options.search, pending: cold?.pending }, local);
       absorb(local);
       const byId = new Map<string, ScannedTranscript>();
       for (const t of transcripts) {
@@ -215,10 +217,17 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
       return readClaudeTail(projectsDir, id.toLowerCase(), limit, home);
     },
 
+    async messages(id, from, limit) {
+      if (!isValidId(id)) throw new MusterError('invalid_id', `not a Claude session id: ${JSON.stringify(id)}`);
+      const file = findTranscriptFile(projectsDir, id.toLowerCase(), home);
+      if (!file) return null;
+      return pageClaudeTranscript(file, from, limit, options.maxLineBytes);
+    },
+
     coldIndex(onProgress) {
       if (!options.cold || cold) return null;
       cold = startColdRun({
-        harness: 'claude', kind: 'claude', index, cold: options.cold, files: listedTranscripts(projectsDir, home), isSummary: isTranscriptSummary, onProgress,
+        harness: 'claude', kind: 'claude', index, cold: options.cold, messages: options.search !== false, files: listedTranscripts(projectsDir, home), isSummary: isTranscriptSummary, onProgress,
         onResult: (r) => {
           if (r.ok) absorb({ ...emptyCounters(), filesScanned: 1, linesParsed: r.linesParsed, linesSkipped: r.linesSkipped });
           else absorb({ ...emptyCounters(), filesScanned: 1, filesSkipped: 1, notRegular: r.code === 'ENOTREG' ? 1 : 0, errors: [r.code === 'ENOTREG' ? r.message : `${r.path}: ${r.code}`] });

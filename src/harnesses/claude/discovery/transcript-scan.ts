@@ -15,6 +15,11 @@ import { createTranscriptSummary, isTranscriptSummary } from './transcript.ts';
 import { foldTranscriptFile } from './transcript-lines.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
+import type { MessagePage, TranscriptMessage } from '../../../core/transcript-message.ts';
+import { messagesBetween, pageConversation } from '../../../discovery/jsonl/index.ts';
+import { conversationOf } from './messages.ts';
+import { ignoreTranscriptLine } from './transcript.ts';
+
 
 export interface ScannedTranscript {
   path: string;
@@ -44,6 +49,8 @@ export interface TranscriptScanOptions {
   maxLineBytes?: number;
   /** Links are followed only when they resolve inside this directory. Default: projectsDir's parent (the Claude home). */
   home?: string;
+  /** Hand the index each read's messages for search. Default: true. */
+  search?: boolean;
   /** Files a cold index has not read yet: left out, and their index entries kept. Default: none. */
   pending?: ReadonlySet<string>;
 }
@@ -73,7 +80,7 @@ export function scanTranscripts(options: TranscriptScanOptions, counters: Transc
 export function readTranscript(
   file: string,
   id: string,
-  options: Pick<TranscriptScanOptions, 'index' | 'maxLineBytes'>,
+  options: Pick<TranscriptScanOptions, 'index' | 'maxLineBytes' | 'search'>,
   counters: TranscriptScanCounters,
 ): ScannedTranscript | undefined {
   let st: fs.Stats;
@@ -93,11 +100,13 @@ export function readTranscript(
   const from = reusable ? entry.offset : 0;
   const usage: UsageRecord[] = [];
   const sink = { sessionId: id, emit: (u: UsageRecord) => void usage.push(u) };
+  const search = options.search !== false;
   try {
     const r = foldTranscriptFile(file, from, summary, options.maxLineBytes ?? MAX_LINE_BYTES, sink);
     counters.linesParsed += r.linesParsed;
     counters.linesSkipped += r.linesSkipped;
-    options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage });
+    const messages = search ? { messages: { sessionId: id, from, items: claudeMessagesBetween(file, from, r.offset, options.maxLineBytes) } } : {};
+    options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, ...messages });
   } catch (e) {
     skip(counters, file, e, 'read failed');
     return undefined;
@@ -143,9 +152,21 @@ export function foldClaudeTask(task: FileTask): FileResult {
     const usage: UsageRecord[] = [];
     // The session id is the file's name, as listing takes it (transcript-files.ts).
     const sink = { sessionId: path.basename(task.path, '.jsonl'), emit: (u: UsageRecord) => void usage.push(u) };
-    const r = foldTranscriptFile(task.path, resume ? task.from : 0, summary, MAX_LINE_BYTES, sink);
-    return { ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, linesParsed: r.linesParsed, linesSkipped: r.linesSkipped, bytes: task.bytes };
+    const from = resume ? task.from : 0;
+    const r = foldTranscriptFile(task.path, from, summary, MAX_LINE_BYTES, sink);
+    const messages = task.messages ? { messages: { sessionId: sink.sessionId, from, items: claudeMessagesBetween(task.path, from, r.offset) } } : {};
+    return { ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, ...messages, linesParsed: r.linesParsed, linesSkipped: r.linesSkipped, bytes: task.bytes };
   } catch (e) {
     return failedResult(task, e);
   }
+}
+
+/** The messages of bytes [from, to) of a transcript, for search (positions as pageClaudeTranscript counts them). */
+export function claudeMessagesBetween(file: string, from: number, to: number, maxLineBytes = MAX_LINE_BYTES): TranscriptMessage[] {
+  return messagesBetween(file, from, to, { ignore: ignoreTranscriptLine, maxLineBytes }, conversationOf);
+}
+
+/** A page of a transcript's conversation, read as the index reads messages, so positions match. */
+export function pageClaudeTranscript(file: string, from: number, limit: number, maxLineBytes = MAX_LINE_BYTES): MessagePage {
+  return pageConversation(file, { ignore: ignoreTranscriptLine, maxLineBytes }, conversationOf, from, limit);
 }

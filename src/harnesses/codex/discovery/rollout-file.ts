@@ -4,14 +4,17 @@
  */
 import { basename } from 'node:path';
 import { isNotRegularFile, statRegularFile } from '../../../discovery/regular-file/index.ts';
-import type { TranscriptIndex } from '../../../discovery/contract.ts';
+import type { IndexedMessages, TranscriptIndex } from '../../../discovery/contract.ts';
 import { failedResult } from '../../../discovery/index-pool/index.ts';
 import type { FileResult, FileTask, ListedFile } from '../../../discovery/index-pool/index.ts';
-import { emptyRolloutSummary, isRolloutSummary, threadIdFromRolloutName } from './rollout.ts';
+import { emptyRolloutSummary, isRolloutSummary, rolloutIgnore, threadIdFromRolloutName } from './rollout.ts';
 import type { RolloutSummary } from './rollout.ts';
-import { foldRolloutFile } from './rollout-lines.ts';
+import { foldRolloutFile, HEAD_BYTES } from './rollout-lines.ts';
 import type { RolloutFile } from './rollout-scan.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
+import type { MessagePage } from '../../../core/transcript-message.ts';
+import { messagesBetween, pageConversation } from '../../../discovery/jsonl/index.ts';
+import { rolloutMessagesOf } from './rollout-messages.ts';
 import type { UsageSink } from './usage-records.ts';
 
 export interface ReadCounters {
@@ -26,6 +29,11 @@ export interface ReadCounters {
 
 /** Lines longer than this are never parsed: a session_meta is ~20 KB, real records far below 4 MiB. */
 const MAX_LINE_BYTES = 4 * 1024 * 1024;
+/**
+ * How search reads a rollout's messages, and reading pages them: one filter, so positions agree (its
+ * skips depend on no summary state that changes which messages a line gives).
+ */
+const ROLLOUT_READ = { ignore: rolloutIgnore(emptyRolloutSummary(), { messages: true }), headBytes: HEAD_BYTES, maxLineBytes: MAX_LINE_BYTES };
 const MAX_ERRORS = 50;
 
 export function pushError(c: Pick<ReadCounters, 'errors'>, msg: string): void {
@@ -70,12 +78,21 @@ export function readRollout(path: string, index: TranscriptIndex, counters: Read
     const r = foldRolloutFile(path, from, summary, MAX_LINE_BYTES, sink);
     counters.linesParsed += r.linesParsed + r.linesIgnored;
     counters.linesSkipped += r.linesSkipped;
-    index.put({ path, harness: 'codex', size, mtimeMs, offset: r.offset, summary, usage });
+    const messages = messagesOf(path, from, r.offset);
+    index.put({ path, harness: 'codex', size, mtimeMs, offset: r.offset, summary, usage, ...(messages ? { messages } : {}) });
     return summary;
   } catch (e) {
     countSkip(counters, `read ${path}`, e);
     return null;
   }
+}
+
+/**
+ * A page of a rollout's conversation, read with the filter the index reads with (its skips depend on
+ * no summary state that changes which messages a line gives), so positions match the index's.
+ */
+export function pageRollout(path: string, from: number, limit: number): MessagePage {
+  return pageConversation(path, ROLLOUT_READ, rolloutMessagesOf, from, limit);
 }
 
 /** The rollouts, stat'ed, newest first (what a cold index reads, in that order). */
@@ -99,9 +116,11 @@ export function foldCodexTask(task: FileTask): FileResult {
     const resume = task.from > 0 && isRolloutSummary(task.summary);
     const summary = resume ? (task.summary as RolloutSummary) : emptyRolloutSummary();
     const usage: UsageRecord[] = [];
-    const r = foldRolloutFile(task.path, resume ? task.from : 0, summary, MAX_LINE_BYTES, usageSinkOf(task.path, usage));
+    const from = resume ? task.from : 0;
+    const r = foldRolloutFile(task.path, from, summary, MAX_LINE_BYTES, usageSinkOf(task.path, usage));
+    const messages = task.messages ? messagesOf(task.path, from, r.offset) : undefined;
     return {
-      ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage,
+      ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, ...(messages ? { messages } : {}),
       linesParsed: r.linesParsed + r.linesIgnored, linesSkipped: r.linesSkipped, bytes: task.bytes,
     };
   } catch (e) {
@@ -113,4 +132,11 @@ export function foldCodexTask(task: FileTask): FileResult {
 function usageSinkOf(path: string, out: UsageRecord[]): UsageSink | undefined {
   const threadId = threadIdFromRolloutName(basename(path));
   return threadId ? { sessionId: threadId, emit: (u) => void out.push(u) } : undefined;
+}
+
+/** The conversation messages of bytes [from, to) of a rollout, for its thread (none without a thread id in its name). */
+function messagesOf(path: string, from: number, to: number): IndexedMessages | undefined {
+  const threadId = threadIdFromRolloutName(basename(path));
+  if (!threadId) return undefined;
+  return { sessionId: threadId, from, items: messagesBetween(path, from, to, ROLLOUT_READ, rolloutMessagesOf) };
 }

@@ -59,7 +59,13 @@ describe('rollout parser', () => {
     assert.equal(ig(rec.meta().slice(0, 640)), false);
     assert.equal(ig(rec.userItem('first').slice(0, 640)), false, 'first prompt still wanted');
     s.firstPrompt = 'first';
-    assert.equal(ig(rec.userItem('second').slice(0, 640)), true);
+    assert.equal(ig(rec.userItem('second').slice(0, 640)), true, 'discovery needs only the first prompt');
+    assert.equal(ig(rec.agentItem('reply').slice(0, 640)), true);
+    assert.equal(ig(rec.commandItem().slice(0, 640)), true);
+    const forSearch = rolloutIgnore(s, { messages: true });
+    assert.equal(forSearch(rec.userItem('second').slice(0, 640)), false, 'search reads every prompt');
+    assert.equal(forSearch(rec.agentItem('reply').slice(0, 640)), false, 'and every reply');
+    assert.equal(forSearch(rec.commandItem().slice(0, 640)), true);
     assert.ok(s.lastActivityAt);
     assert.equal(ig('{"weird":true}'), false);
   });

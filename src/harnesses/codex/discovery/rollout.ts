@@ -209,8 +209,9 @@ const HEAD_CALL_ID = /"call_id":"([^"\\]+)"/;
  * snapshots, full messages — the text comes from the small item_completed records — tool outputs and
  * command items). What the summary needs from them (timestamp, the call_id an output closes) is taken
  * from the head. Anything not recognised is parsed, so an unexpected layout costs time, never data.
+ * `messages`: the filter of search's and reading's pass, which keeps every prompt and reply.
  */
-export function rolloutIgnore(s: RolloutSummary): (head: string) => boolean {
+export function rolloutIgnore(s: RolloutSummary, opts: { messages?: boolean } = {}): (head: string) => boolean {
   return (head) => {
     let skip = false;
     let closes: string | null = null;
@@ -222,7 +223,10 @@ export function rolloutIgnore(s: RolloutSummary): (head: string) => boolean {
         skip = closes !== null;
       }
     } else if (head.includes(',"type":"event_msg","payload":{"type":"item_completed"')) {
-      const wanted = s.firstPrompt === null && head.includes('"item":{"type":"UserMessage"');
+      // The first prompt is read for the summary; with `messages` (search and reading) every prompt and
+      // reply is; other items are not.
+      const user = head.includes('"item":{"type":"UserMessage"');
+      const wanted = opts.messages === true ? user || head.includes('"item":{"type":"AgentMessage"') : s.firstPrompt === null && user;
       skip = !wanted && /"item":\{"type":"[A-Za-z]+"/.test(head);
     }
     if (!skip) return false;

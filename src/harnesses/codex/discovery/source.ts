@@ -5,7 +5,7 @@
  * prompts through it (prompt.ts). Muster never writes into CODEX_HOME.
  */
 import { codexResumeArgv } from '../commands.ts';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Disposer, EndOutcome, PromptOutcome, SessionSource, SourceChange, SourceDiagnostics, TranscriptIndex } from '../../../discovery/contract.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import { createGitReader } from '../../../discovery/git/index.ts';
@@ -23,8 +23,8 @@ import { buildSession } from './build-session.ts';
 import type { EndPlan } from './build-session.ts';
 import { endThread } from './end.ts';
 import { promptDaemonThread } from './prompt.ts';
-import { countSkip, listedRollouts, readRollout, pushError } from './rollout-file.ts';
-import { isRolloutSummary } from './rollout.ts';
+import { countSkip, listedRollouts, pageRollout, readRollout, pushError } from './rollout-file.ts';
+import { isRolloutSummary, threadIdFromRolloutName } from './rollout.ts';
 import { startColdRun } from '../../../discovery/index-pool/index.ts';
 import type { ColdIndexing, ColdRun } from '../../../discovery/index-pool/index.ts';
 import type { ReadCounters } from './rollout-file.ts';
@@ -105,7 +105,9 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
 
   const resolve = async (): Promise<Resolved> => {
     const summaries = new Map<string, RolloutSummary>();
+    const seen = new Set<string>();
     for (const f of findRollouts(home, (p, e) => countSkip(counters, p, e))) {
+      seen.add(f.path);
       if (cold?.pending.has(f.path)) continue; // the cold index reads it
       const s = readRollout(f.path, index, counters);
       if (!s) continue;
@@ -114,6 +116,8 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
       // The same thread in sessions/ and archived_sessions/: the newer copy wins.
       if (!prev || (s.lastActivityAt ?? '') > (prev.lastActivityAt ?? '')) summaries.set(f.threadId, s);
     }
+    // Forget rollouts that are gone (their searchable messages leave with them).
+    for (const e of index.list('codex')) if (threadIdFromRolloutName(basename(e.path)) !== null && !seen.has(e.path)) index.remove(e.path);
     const rows = store.threads();
     const names = store.names();
     const locks = scanThreadLocks(home, proc, (m) => pushError(counters, m), (e) => countSkip(counters, e.path, e));
@@ -180,10 +184,18 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
     },
     resumeArgv: codexResumeArgv,
     isValidId,
+    async messages(id, from, limit) {
+      if (!isValidId(id)) return null;
+      const want = id.toLowerCase();
+      // The newest copy when a thread is in both sessions/ and archived_sessions/.
+      const files = findRollouts(home, () => {}).filter((f) => f.threadId === want);
+      const file = files.find((f) => !f.archived) ?? files[0];
+      return file ? pageRollout(file.path, from, limit) : null;
+    },
     coldIndex(onProgress) {
       if (!options.cold || cold) return null;
       cold = startColdRun({
-        harness: 'codex', kind: 'codex', index, cold: options.cold, files: listedRollouts(findRollouts(home, () => {})), isSummary: isRolloutSummary, onProgress,
+        harness: 'codex', kind: 'codex', index, cold: options.cold, messages: true, files: listedRollouts(findRollouts(home, () => {})), isSummary: isRolloutSummary, onProgress,
         onResult: (r) => {
           counters.filesScanned++;
           if (r.ok) {

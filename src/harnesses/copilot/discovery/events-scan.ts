@@ -9,6 +9,9 @@ import { copilotUsageRecord } from './usage-records.ts';
 import { readJsonlFrom } from '../../../discovery/jsonl/index.ts';
 import { isNotRegularFile } from '../../../discovery/regular-file/index.ts';
 import { applyEvent, emptySummary, ignoredLine, type EventsSummary } from './events.ts';
+import type { MessagePage, TranscriptMessage } from '../../../core/transcript-message.ts';
+import { pageConversation } from '../../../discovery/jsonl/index.ts';
+import { copilotMessagesOf } from './messages.ts';
 
 export interface ReadCounters {
   linesParsed: number;
@@ -28,18 +31,22 @@ export function readEvents(file: { path: string; size: number; mtimeMs: number }
   const resumable = entry && saved && file.size >= entry.offset && file.mtimeMs >= entry.mtimeMs;
   const summary = resumable ? structuredClone(saved) : emptySummary();
   const usage: UsageRecord[] = [];
+  const items: TranscriptMessage[] = [];
+  const from = resumable ? entry.offset : 0;
   const onRecord = (rec: unknown): void => {
     applyEvent(summary, rec);
+    for (const m of copilotMessagesOf(rec)) items.push(m);
     const u = summary.sessionId === null ? null : copilotUsageRecord(summary.sessionId, rec);
     if (u) usage.push(u);
   };
   try {
-    const r = readJsonlFrom(file.path, resumable ? entry.offset : 0, onRecord, { ignore: ignoredLine, maxLineBytes: MAX_LINE_BYTES });
+    const r = readJsonlFrom(file.path, from, onRecord, { ignore: ignoredLine, maxLineBytes: MAX_LINE_BYTES });
     summary.linesParsed += r.linesParsed;
     summary.linesSkipped += r.linesSkipped;
     c.linesParsed += r.linesParsed;
     c.linesSkipped += r.linesSkipped;
-    const next: TranscriptIndexEntry = { path: file.path, harness: 'copilot', size: file.size, mtimeMs: file.mtimeMs, offset: r.offset, summary, usage };
+    const messages = summary.sessionId === null ? undefined : { sessionId: summary.sessionId, from, items };
+    const next: TranscriptIndexEntry = { path: file.path, harness: 'copilot', size: file.size, mtimeMs: file.mtimeMs, offset: r.offset, summary, usage, ...(messages ? { messages } : {}) };
     index.put(next);
     return summary;
   } catch (e) {
@@ -60,4 +67,9 @@ export function forgetGone(index: TranscriptIndex, root: string, seen: ReadonlyS
 function isSummary(v: unknown): v is EventsSummary {
   const o = v as Partial<EventsSummary> | null;
   return !!o && typeof o === 'object' && typeof o.linesParsed === 'number' && typeof o.records === 'number' && o.forkedFrom !== undefined && !!o.tokens && !!o.byModel && Array.isArray(o.pending) && !!o.last;
+}
+
+/** A page of one events.jsonl's conversation, read with the scan's filter so positions match the index's. */
+export function pageEvents(path: string, from: number, limit: number): MessagePage {
+  return pageConversation(path, { ignore: ignoredLine, maxLineBytes: MAX_LINE_BYTES }, copilotMessagesOf, from, limit);
 }

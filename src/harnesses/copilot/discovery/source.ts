@@ -14,7 +14,7 @@ import type { ProcPort, ProcessTable } from '../../../discovery/proc/types.ts';
 import { isUuid } from '../../../core/ids.ts';
 import type { Session } from '../../../core/session.ts';
 import { copilotResumeArgv } from '../commands.ts';
-import { forgetGone, readEvents, type ReadCounters } from './events-scan.ts';
+import { forgetGone, pageEvents, readEvents, type ReadCounters } from './events-scan.ts';
 import type { EventsSummary } from './events.ts';
 import { scanLive, stillOwns, type LiveOwner } from './live.ts';
 import { readOpenState, type OpenEntry } from './open-state.ts';
@@ -148,6 +148,11 @@ export function createCopilotSource(options: CopilotSourceOptions): SessionSourc
       // Through the listing, so a linked folder or file leading outside the home is never read.
       const events = listSessionDirs(home, id.toLowerCase()).dirs[0]?.events;
       return events ? readCopilotTail(events.path, limit) : [];
+    },
+    async messages(id, from, limit) {
+      if (!isValidId(id)) return null;
+      const events = listSessionDirs(home, id.toLowerCase()).dirs[0]?.events;
+      return events ? pageEvents(events.path, from, limit) : null;
     },
   };
 }

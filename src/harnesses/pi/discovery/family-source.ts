@@ -16,7 +16,7 @@ import { idFromFileName, listSessionFiles } from './session-files.ts';
 import { isPiSummary } from './transcript-fold.ts';
 import { startColdRun } from '../../../discovery/index-pool/index.ts';
 import type { ColdIndexing, ColdRun } from '../../../discovery/index-pool/index.ts';
-import { scanTranscripts } from './transcript-scan.ts';
+import { pageSessionFile, scanTranscripts } from './transcript-scan.ts';
 import type { ScanOptions, ScannedTranscript } from './transcript-scan.ts';
 import { deriveStatus } from './transcript-status.ts';
 
@@ -134,6 +134,13 @@ export function createFamilySource(config: FamilyConfig): SessionSource {
     },
     resumeArgv: (id) => (isValidId(id) ? config.resumeArgv(id.toLowerCase()) : null),
     isValidId,
+    async messages(id, from, limit) {
+      if (!isValidId(id)) return null;
+      // The scan is incremental (unchanged files are only stat'ed); no process table is read.
+      const scan = scanTranscripts({ harness, sessionsDir: config.sessionsDir, home: config.home, index: config.index, afterRead: config.afterRead });
+      const t = newestPerId(scan.transcripts).find((x) => x.id === id.toLowerCase());
+      return t ? pageSessionFile(t.path, from, limit) : null;
+    },
     diagnostics: () => ({
       ...diag,
       filesScanned: diag.filesScanned + coldCounts.filesScanned,
@@ -146,7 +153,7 @@ export function createFamilySource(config: FamilyConfig): SessionSource {
       const files = listSessionFiles(config.sessionsDir, config.home).files.sort((a, b) => b.mtimeMs - a.mtimeMs);
       coldCounts = { filesScanned: 0, filesSkipped: 0, notRegular: 0, errors: [] };
       cold = startColdRun({
-        harness, kind: harness, index: config.index, cold: config.cold, files, isSummary: isPiSummary, onProgress,
+        harness, kind: harness, index: config.index, cold: config.cold, messages: true, files, isSummary: isPiSummary, onProgress,
         onResult: (r) => {
           // Lines are counted from the summaries at each listing; files read only here are counted here.
           if (r.ok) return;

@@ -14,6 +14,8 @@ import type { UsageRecord } from '../../../core/usage-record.ts';
 import { asObj } from './records.ts';
 import { idFromFileName } from './session-files.ts';
 import { messageUsageRecord } from './usage-records.ts';
+import { piMessagesOf } from './messages.ts';
+import type { TranscriptMessage } from '../../../core/transcript-message.ts';
 import { applyRecord, applyToolResult, emptySummary, toolResultFromHead } from './transcript-summary.ts';
 import type { TranscriptSummary } from './transcript-summary.ts';
 
@@ -49,6 +51,13 @@ export function usageCollector(harness: Harness, nameId: string | null, s: Trans
     const sessionId = s.id ?? nameId;
     const u = sessionId === null ? null : messageUsageRecord(harness, sessionId, s.model, record);
     if (u) out.push(u);
+  };
+}
+
+/** A listener that puts each record's conversation messages into `out` (search). */
+export function messageCollector(out: TranscriptMessage[]): RecordListener {
+  return (record) => {
+    for (const m of piMessagesOf(record)) out.push(m);
   };
 }
 
@@ -91,10 +100,19 @@ export function piFold(harness: 'pi' | 'omp', afterRead?: (path: string, summary
       const before = { parsed: summary.linesParsed, skipped: summary.linesSkipped };
       const usage: UsageRecord[] = [];
       const nameId = idFromFileName(basename(task.path));
-      const offset = foldPiFile(task.path, resume ? task.from : 0, summary, MAX_LINE_BYTES, usageCollector(harness, nameId, summary, usage));
+      const from = resume ? task.from : 0;
+      const items: TranscriptMessage[] = [];
+      const collectUsage = usageCollector(harness, nameId, summary, usage);
+      const collectMessages = task.messages ? messageCollector(items) : null;
+      const offset = foldPiFile(task.path, from, summary, MAX_LINE_BYTES, (record) => {
+        collectUsage(record);
+        collectMessages?.(record);
+      });
       afterRead?.(task.path, summary);
+      const sessionId = summary.id ?? nameId;
+      const messages = collectMessages && sessionId !== null ? { messages: { sessionId, from, items } } : {};
       return {
-        ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset, summary, usage,
+        ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset, summary, usage, ...messages,
         linesParsed: summary.linesParsed - before.parsed, linesSkipped: summary.linesSkipped - before.skipped, bytes: task.bytes,
       };
     } catch (e) {

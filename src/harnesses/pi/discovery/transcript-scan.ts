@@ -9,7 +9,11 @@ import type { UsageRecord } from '../../../core/usage-record.ts';
 import { listSessionFiles } from './session-files.ts';
 import type { SessionFile } from './session-files.ts';
 import { emptySummary } from './transcript-summary.ts';
-import { foldPiFile, isPiSummary, usageCollector } from './transcript-fold.ts';
+import { foldPiFile, isPiSummary, MAX_LINE_BYTES, messageCollector, usageCollector } from './transcript-fold.ts';
+import type { MessagePage, TranscriptMessage } from '../../../core/transcript-message.ts';
+import { pageConversation } from '../../../discovery/jsonl/index.ts';
+import { piMessagesOf } from './messages.ts';
+import { toolResultFromHead } from './transcript-summary.ts';
 import type { TranscriptSummary } from './transcript-summary.ts';
 
 export interface ScannedTranscript {
@@ -77,10 +81,18 @@ function readIncrementally(file: SessionFile, options: ScanOptions, result: Scan
   const summary = resumable ? structuredClone(saved) : emptySummary();
   const offset = resumable ? entry.offset : 0;
   const usage: UsageRecord[] = [];
+  const items: TranscriptMessage[] = [];
   try {
-    const reached = foldPiFile(file.path, offset, summary, options.maxLineBytes, usageCollector(options.harness, file.nameId, summary, usage));
+    const collectUsage = usageCollector(options.harness, file.nameId, summary, usage);
+    const collectMessages = messageCollector(items);
+    const reached = foldPiFile(file.path, offset, summary, options.maxLineBytes, (record) => {
+      collectUsage(record);
+      collectMessages(record);
+    });
     options.afterRead?.(file.path, summary);
-    const next: TranscriptIndexEntry = { path: file.path, harness: options.harness, size: file.size, mtimeMs: file.mtimeMs, offset: reached, summary, usage };
+    const sessionId = summary.id ?? file.nameId;
+    const messages = sessionId === null ? undefined : { sessionId, from: offset, items };
+    const next: TranscriptIndexEntry = { path: file.path, harness: options.harness, size: file.size, mtimeMs: file.mtimeMs, offset: reached, summary, usage, ...(messages ? { messages } : {}) };
     options.index.put(next);
     return summary;
   } catch (e) {
@@ -91,4 +103,7 @@ function readIncrementally(file: SessionFile, options: ScanOptions, result: Scan
   }
 }
 
-
+/** A page of one session file's conversation, read with the scan's filter so positions match the index's. */
+export function pageSessionFile(path: string, from: number, limit: number, maxLineBytes = MAX_LINE_BYTES): MessagePage {
+  return pageConversation(path, { ignore: (head) => toolResultFromHead(head) !== undefined, maxLineBytes }, piMessagesOf, from, limit);
+}

@@ -1,0 +1,127 @@
+/**
+ * Issue 18 — search over the synthetic Claude corpus the discovery benches build (default 1.2 GB in
+ * 2,000 transcripts, BENCH_CORPUS_MB / BENCH_CORPUS_FILES):
+ *   1. cold index throughput: the Claude source's first list() into a real SQLite store, (a) with the
+ *      search off (`search: false`: no messages extracted nor written — the discovery index alone,
+ *      summaries and usage) and (b) with them extracted and indexed in FTS5; each timed to the store's last flush. Target: (b) ≤ 1.5 × (a).
+ *   2. index size: the store file of (b) minus that of (a), as a fraction of the transcript bytes
+ *      (target ≤ 35 %).
+ *   3. query latency: 20 typical queries through the search service over (b), 5 rounds: p50 and p95
+ *      (target p95 ≤ 50 ms).
+ *   4. daemon RSS: a real `muster serve` over 10,000 sessions (BENCH_SESSIONS) with their index built,
+ *      after a round of searches over HTTP (target ≤ 300 MB).
+ * Run: node --import tsx bench/search.ts   (needs `npm run build` for part 4)
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createClaudeSource } from '../src/harnesses/claude/discovery/index.ts';
+import { openSqliteStore } from '../src/store/index.ts';
+import type { Store } from '../src/store/index.ts';
+import { createSearchService } from '../src/search/index.ts';
+import { generateClaudeCorpus } from './corpus/claude-corpus.ts';
+import { api, benchHome, percentile, rssMb, startDaemon, writeManyClaudeTranscripts } from './corpus/daemon-kit.ts';
+
+const MiB = 1024 * 1024;
+const TOTAL_MB = Number(process.env.BENCH_CORPUS_MB ?? 1229);
+const FILES = Number(process.env.BENCH_CORPUS_FILES ?? 2000);
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 10_000);
+
+/**
+ * 20 queries: ten made of the corpus's filler vocabulary (bench/corpus/text-pool.ts: about 40 words,
+ * so each matches most of the indexed messages — the worst case for ranking), ten of words an operator
+ * types that the filler holds rarely or never. Words, phrases, prefixes, a path, filters.
+ */
+const QUERIES = [
+  'session offset', '"transcript index"', 'daem*', 'parser error', 'role:user buffer', 'harness:claude summary', 'record since:30d',
+  'src/hub/hub.ts', 'résumé', 'status value',
+  'flaky login', 'migration', 'bill*', '"pull request"', 'typescript', 'README', 'deploy', 'kubernetes', 'role:tool-call Edit', 'why does',
+];
+
+async function coldIndex(home: string, dbPath: string, search: boolean): Promise<{ ms: number; sessions: number; bytes: number }> {
+  const store = openSqliteStore({ path: dbPath });
+  const t0 = performance.now();
+  const sessions = (await createClaudeSource({ home, index: store.transcriptIndex, search }).list()).length;
+  store.close(); // flushes the last batch: its FTS inserts are part of the cost
+  const ms = performance.now() - t0;
+  const db = new Database(dbPath);
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  return { ms, sessions, bytes: statSync(dbPath).size };
+}
+
+async function queryLatency(store: Store): Promise<{ all: number[]; common: number[]; rare: number[] }> {
+  const service = createSearchService({ repo: store.search, session: () => undefined });
+  const out = { all: [] as number[], common: [] as number[], rare: [] as number[] };
+  for (let round = 0; round < 5; round++) {
+    for (const [i, q] of QUERIES.entries()) {
+      const t0 = performance.now();
+      await service.search({ q });
+      const ms = performance.now() - t0;
+      out.all.push(ms);
+      (i < 10 ? out.common : out.rare).push(ms);
+    }
+  }
+  return out;
+}
+
+async function daemonRss(): Promise<void> {
+  const { home, env } = benchHome('muster-bench-search-rss-');
+  writeManyClaudeTranscripts(join(home, '.claude'), SESSIONS);
+  // Indexed in-process first: a first scan of 10,000 files would outlast the kit's start timeout.
+  const store = openSqliteStore({ path: join(home, 'muster.db') });
+  await createClaudeSource({ home: join(home, '.claude'), index: store.transcriptIndex }).list();
+  store.close(); // flushes the index's last batch
+  const reopened = openSqliteStore({ path: join(home, 'muster.db') });
+  const docs = await reopened.search.stats();
+  reopened.close();
+  const d = await startDaemon(env);
+  try {
+    await api(d, '/api/sessions');
+    const ms: number[] = [];
+    for (const q of QUERIES) ms.push((await api(d, `/api/search?q=${encodeURIComponent(q)}`)).ms);
+    console.log(`daemon over ${SESSIONS} sessions (${docs.messages} indexed messages): RSS ${rssMb(d.pid).toFixed(0)} MB after 20 searches over HTTP (target <= 300 MB); HTTP p95 ${percentile(ms, 0.95).toFixed(1)} ms`);
+  } finally {
+    await d.stop();
+  }
+}
+
+async function main(): Promise<number> {
+  const tmp = mkdtempSync(join(tmpdir(), 'muster-bench-search-'));
+  try {
+    const home = join(tmp, 'claude');
+    const t0 = performance.now();
+    const corpus = generateClaudeCorpus({ home, totalBytes: TOTAL_MB * MiB, files: FILES });
+    console.log(`claude corpus: ${corpus.files.length} files, ${(corpus.bytes / MiB).toFixed(0)} MiB, generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    // Warm-up (JIT) on a small corpus, both ways.
+    const warm = join(tmp, 'warm');
+    generateClaudeCorpus({ home: warm, totalBytes: 8 * MiB, files: 20 });
+    await coldIndex(warm, join(tmp, 'warm-a.db'), false);
+    await coldIndex(warm, join(tmp, 'warm-b.db'), true);
+
+    const a1 = await coldIndex(home, join(tmp, 'a1.db'), false);
+    const b = await coldIndex(home, join(tmp, 'b.db'), true);
+    const a2 = await coldIndex(home, join(tmp, 'a2.db'), false);
+    const a = (a1.ms + a2.ms) / 2;
+    const mbps = (ms: number): string => `${(corpus.bytes / MiB / (ms / 1000)).toFixed(0)} MB/s`;
+    console.log(`cold index, discovery alone: ${a1.ms.toFixed(0)} ms before, ${a2.ms.toFixed(0)} ms after (${mbps(a)}), ${a1.sessions} sessions`);
+    console.log(`cold index, with search:     ${b.ms.toFixed(0)} ms (${mbps(b.ms)})  ratio ${(b.ms / a).toFixed(2)} (target <= 1.50)`);
+    const extra = b.bytes - a1.bytes;
+    console.log(`store: ${(a1.bytes / MiB).toFixed(1)} MiB without search, ${(b.bytes / MiB).toFixed(1)} MiB with; search index ${(extra / MiB).toFixed(1)} MiB = ${((100 * extra) / corpus.bytes).toFixed(1)} % of the transcripts (target <= 35 %)`);
+
+    const store = openSqliteStore({ path: join(tmp, 'b.db') });
+    const stats = await store.search.stats();
+    const times = await queryLatency(store);
+    store.close();
+    const fig = (xs: number[]): string => `p50 ${percentile(xs, 0.5).toFixed(1)} ms, p95 ${percentile(xs, 0.95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
+    console.log(`queries: ${QUERIES.length} x 5 rounds over ${stats.messages} messages in ${stats.files} files: ${fig(times.all)} (target p95 <= 50 ms)`);
+    console.log(`  the 10 of the filler's own words (each matches most messages): ${fig(times.common)}; the 10 rarer: ${fig(times.rare)}`);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  if (process.env.BENCH_SKIP_DAEMON !== '1') await daemonRss();
+  return 0;
+}
+
+process.exitCode = await main();

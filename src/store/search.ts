@@ -1,0 +1,167 @@
+/**
+ * The search index in SQLite: `search_docs` holds each indexed message's session, harness, role,
+ * time and position; `search_text` (FTS5, unicode61 without diacritics) its text under the same rowid,
+ * with its role and harness as tag words (`tags`) so those filters are answered by the FTS index itself;
+ * `search_files` the next position of every transcript file. Written by the transcript index's flush in
+ * the same transaction as the entries whose bytes the messages came from.
+ */
+import type Database from 'better-sqlite3';
+import type { Harness } from '../core/session.ts';
+import type { MessageRole } from '../core/transcript-message.ts';
+import type { IndexedMessages } from '../discovery/contract.ts';
+import type { CompiledQuery, SearchRepository, SearchRow } from '../search/types.ts';
+
+export const SEARCH_TABLES_SQL = `
+  CREATE TABLE search_files (
+    path TEXT PRIMARY KEY,
+    harness TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    next_position INTEGER NOT NULL
+  );
+  CREATE TABLE search_docs (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,
+    harness TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    role TEXT NOT NULL,
+    at_ms INTEGER,
+    position INTEGER NOT NULL
+  );
+  CREATE INDEX search_docs_path ON search_docs(path);
+  CREATE VIRTUAL TABLE search_text USING fts5(text, tags, tokenize = 'unicode61 remove_diacritics 2');
+`;
+
+/** A put's messages, kept in put order until the flush writes them. */
+export interface PendingMessages {
+  path: string;
+  harness: Harness;
+  messages: IndexedMessages;
+}
+
+export interface SqliteSearch extends SearchRepository {
+  /** Writes messages of puts; call inside the index's write transaction. */
+  write(batch: readonly PendingMessages[]): void;
+  /** Drops what was indexed for a transcript that left the index; inside the transaction. */
+  forget(path: string): void;
+}
+
+export interface SqliteSearchOptions {
+  /** Whether tool results (raw tool output) are indexed; read at each write. Default: never. */
+  includeToolOutput?: () => boolean;
+}
+
+interface HitSqlRow { session_id: string; harness: string; role: string; at_ms: number | null; position: number; snippet: string; score: number }
+
+/**
+ * Matches ranked per query: the most recently indexed ones (highest rowids, which FTS5 walks without a
+ * sort). A word in nearly every message would otherwise cost a bm25 score per message (~1 ms per 3,000
+ * here); past this many matches, older ones are not ranked.
+ */
+export const RANK_WINDOW = 10_000;
+
+/** Words of snippet context around a match (FTS5 caps it at 64). */
+const SNIPPET_TOKENS = 16;
+
+export function createSqliteSearchRepository(db: Database.Database, options: SqliteSearchOptions = {}): SqliteSearch {
+  const nextOf = db.prepare<[string], { next_position: number }>('SELECT next_position FROM search_files WHERE path = ?');
+  const setNext = db.prepare('INSERT INTO search_files(path, harness, session_id, next_position) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET next_position = excluded.next_position, session_id = excluded.session_id');
+  const insertDoc = db.prepare('INSERT INTO search_docs(path, harness, session_id, role, at_ms, position) VALUES (?, ?, ?, ?, ?, ?)');
+  const insertText = db.prepare('INSERT INTO search_text(rowid, text, tags) VALUES (?, ?, ?)');
+  const dropText = db.prepare('DELETE FROM search_text WHERE rowid IN (SELECT id FROM search_docs WHERE path = ?)');
+  const dropDocs = db.prepare('DELETE FROM search_docs WHERE path = ?');
+  const dropFile = db.prepare('DELETE FROM search_files WHERE path = ?');
+  const countDocs = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM search_docs');
+  const countFiles = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM search_files');
+  const toolOutput = options.includeToolOutput ?? (() => false);
+
+  const forget = (path: string): void => {
+    dropText.run(path);
+    dropDocs.run(path);
+    dropFile.run(path);
+  };
+  return {
+    write(batch) {
+      if (batch.length === 0) return;
+      const withOutput = toolOutput();
+      for (const { path, harness, messages } of batch) {
+        if (messages.from === 0) forget(path);
+        let position = messages.from === 0 ? 0 : (nextOf.get(path)?.next_position ?? 0);
+        for (const m of messages.items) {
+          const p = position++;
+          // Positions count every message, so reading the file whole finds a hit at the same place.
+          if (m.role === 'tool-result' && !withOutput) continue;
+          if (m.text.trim() === '') continue;
+          const at = m.at === null ? null : Date.parse(m.at);
+          const id = insertDoc.run(path, harness, messages.sessionId, m.role, Number.isFinite(at) ? at : null, p).lastInsertRowid;
+          insertText.run(id, m.text, `${roleTag(m.role)} ${harnessTag(harness)}`);
+        }
+        setNext.run(path, harness, messages.sessionId, position);
+      }
+    },
+    forget,
+    async query(q, limit) {
+      const { sql, params } = buildQuery(q, limit);
+      const rows = db.prepare<unknown[], HitSqlRow>(sql).all(...params);
+      return rows.map((r): SearchRow => ({
+        sessionId: r.session_id,
+        harness: r.harness as Harness,
+        role: r.role as MessageRole,
+        atMs: r.at_ms,
+        position: r.position,
+        snippet: r.snippet,
+        score: r.score,
+      }));
+    },
+    async stats() {
+      return { messages: countDocs.get()?.n ?? 0, files: countFiles.get()?.n ?? 0 };
+    },
+  };
+}
+
+/** Tag words of a message's role and harness: letters only, so the tokenizer keeps each whole. */
+const roleTag = (role: string): string => `role${role.replace(/[^a-z]/g, '')}`;
+const harnessTag = (harness: string): string => `harness${harness.replace(/[^a-z]/g, '')}`;
+
+/** The MATCH expression: the query's terms on the text, the role and harness filters on the tags. */
+function matchOf(q: CompiledQuery): string {
+  const parts = [`text : (${q.match})`];
+  // Tags come from closed lists (validated by the parser), never from typed text.
+  if (q.roles.length > 0) parts.push(`tags : (${q.roles.map(roleTag).join(' OR ')})`);
+  if (q.harnesses.length > 0) parts.push(`tags : (${q.harnesses.map(harnessTag).join(' OR ')})`);
+  return parts.join(' AND ');
+}
+
+/**
+ * The SQL of one compiled query: only placeholders carry what the user typed. The newest RANK_WINDOW
+ * matches are ranked on rowids alone (joined to the docs only for a time filter), then snippets are made
+ * for the kept rows only: snippet()
+ * in the ranking query would be computed for every match before the sort. Ties are ordered newer first
+ * among the kept rows.
+ */
+function buildQuery(q: CompiledQuery, limit: number): { sql: string; params: unknown[] } {
+  const match = matchOf(q);
+  const timed = q.sinceMs !== null || q.untilMs !== null;
+  const where: string[] = ['search_text MATCH ?'];
+  const params: unknown[] = [match];
+  if (q.sinceMs !== null) {
+    where.push('d.at_ms >= ?');
+    params.push(q.sinceMs);
+  }
+  if (q.untilMs !== null) {
+    where.push('d.at_ms < ?');
+    params.push(q.untilMs);
+  }
+  params.push(limit, match);
+  const window = timed
+    ? `SELECT search_text.rowid AS id, bm25(search_text, 1.0, 0.0) AS score FROM search_text JOIN search_docs d ON d.id = search_text.rowid WHERE ${where.join(' AND ')} ORDER BY search_text.rowid DESC LIMIT ${RANK_WINDOW}`
+    : `SELECT rowid AS id, bm25(search_text, 1.0, 0.0) AS score FROM search_text WHERE ${where.join(' AND ')} ORDER BY rowid DESC LIMIT ${RANK_WINDOW}`;
+  const rank = `SELECT id, score FROM (${window}) ORDER BY score LIMIT ?`;
+  const sql = `
+    WITH top AS (${rank})
+    SELECT d.session_id, d.harness, d.role, d.at_ms, d.position,
+      snippet(search_text, 0, char(1), char(2), '…', ${SNIPPET_TOKENS}) AS snippet, top.score AS score
+    FROM top JOIN search_text ON search_text.rowid = top.id JOIN search_docs d ON d.id = top.id
+    WHERE search_text MATCH ?
+    ORDER BY top.score, d.at_ms DESC`;
+  return { sql, params };
+}

@@ -76,16 +76,27 @@ function run(socket: string, args: string[], env?: NodeJS.ProcessEnv): Promise<s
 export interface TmuxOptions {
   /**
    * The server's global environment (what windows the daemon opens, e.g. a resumed session, run
-   * with). Default: this process's. Panes made by newPane always get exactly their own env.
+   * with). Default: this process's without the variables that say "this is a CI job" (CI=true makes
+   * Gemini CLI 0.61.0 run headless even in a terminal: a resumed session would print "No input provided
+   * via stdin" and exit). Panes made by newPane always get exactly their own env.
    */
   env?: NodeJS.ProcessEnv;
+}
+
+/** Variables CI services set that harness CLIs read as "no person at this terminal". */
+const CI_MARKERS = ['CI', 'GITHUB_ACTIONS', 'CONTINUOUS_INTEGRATION', 'BUILD_NUMBER', 'RUN_ID'];
+
+function serverEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of CI_MARKERS) delete env[k];
+  return env;
 }
 
 export async function startTmux(root: string, options: TmuxOptions = {}): Promise<Tmux> {
   fs.mkdirSync(root, { recursive: true });
   const socket = path.join(root, 'tmux.sock');
   // -f /dev/null: no user tmux.conf. A placeholder window keeps the server up between panes.
-  await run(socket, ['-f', '/dev/null', 'new-session', '-d', '-s', 'muster', '-n', 'idle', '-x', '200', '-y', '50', 'sleep', '86400'], options.env);
+  await run(socket, ['-f', '/dev/null', 'new-session', '-d', '-s', 'muster', '-n', 'idle', '-x', '200', '-y', '50', 'sleep', '86400'], options.env ?? serverEnv());
   await run(socket, ['set-option', '-g', 'remain-on-exit', 'on']);
   await run(socket, ['set-option', '-g', 'history-limit', '10000']);
   await run(socket, ['set-option', '-g', 'default-size', '200x50']);

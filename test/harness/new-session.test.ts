@@ -92,7 +92,9 @@ describe('muster new pi (real pi, fake model, private tmux)', () => {
     const a = await start(['--cwd', repo, '--worktree', 'feature-x', '--name', 'in-worktree', '--prompt', 'hello from the worktree']);
     const wt = path.join(path.dirname(repo), 'app.worktrees', 'feature-x');
     assert.deepEqual([a.cwd, a.worktree?.path, a.worktree?.branch], [wt, wt, 'feature-x']);
-    const s = await d.waitFor((x) => x.live && x.title === 'in-worktree' && x.status === 'idle', 90_000, 'worktree session live and idle');
+    // The pane map is rebuilt in the background (at most every 2 s): a fast first turn can be idle before
+    // the new window is in it, so the pane is waited for too, as for the first session.
+    const s = await d.waitFor((x) => x.live && x.title === 'in-worktree' && x.status === 'idle' && x.pane?.id === a.pane.id, 90_000, 'worktree session live and idle in its pane');
     assert.deepEqual([s.cwd, s.branch, s.pane?.id], [wt, 'feature-x', a.pane.id]);
     const again = await d.muster(['new', 'pi', '--cwd', repo, '--worktree', 'feature-x']);
     assert.equal(again.code, 1);

@@ -128,3 +128,15 @@ test('a turn end without last_assistant_message (Copilot\'s agentStop) is audite
   assert.equal(turns[1]?.lastAssistantText, 'did it');
   assert.equal(asked.length, 1);
 });
+
+test('regression: a turn end repeated for the turn already judged (same muster_turn_id) is not judged again', async () => {
+  const { d, calls } = decider([cont('one'), cont('two'), cont('three')]);
+  const idle = (turn: string) => ({ harness: 'opencode' as const, event: 'session.idle', payload: { sessionID: 'ses_x', last_assistant_message: 'hi', muster_turn_id: turn }, pid: 7 });
+  ticketOf(await d.decide(idle('msg_1'), SID));
+  assert.equal(await d.decide(idle('msg_1'), SID), null, 'OpenCode went idle twice after one turn');
+  ticketOf(await d.decide(idle('msg_2'), SID));
+  assert.equal(calls(), 2, 'two turns judged, not three');
+  // Without the id (other harnesses, older plugins) every turn end is judged, as before.
+  ticketOf(await d.decide(stop(), SID));
+  assert.equal(calls(), 3);
+});

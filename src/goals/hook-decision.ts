@@ -96,6 +96,8 @@ export function createHookDecider(o: HookDeciderOptions): HookDecider {
   /** Consecutive blocks delivered per session (Claude's own counter, as far as we can see it). */
   const blocks = new Map<string, number>();
   const tickets = new Map<string, Ticket>();
+  /** The last turn judged per session, where the hook names it (`muster_turn_id`): a repeat is not a new turn. */
+  const lastTurn = new Map<string, string>();
 
   const handoff = (input: HandoffInput) => {
     log(`[goals] ${input.sessionId}: continuation not delivered by the Stop hook (${input.why}); handing it off`);
@@ -142,6 +144,14 @@ export function createHookDecider(o: HookDeciderOptions): HookDecider {
     async decide(input, sessionId) {
       const turnEnd = o.turnEndOf(input.harness);
       if (!sessionId || !turnEnd || input.event !== turnEnd.event) return null;
+      // A turn end reported again for the turn already judged (OpenCode 1.18.33 can go idle twice after one
+      // turn) is a copy: judging it would count a turn that never ran and send a second continuation.
+      const turnId = input.payload.muster_turn_id;
+      if (typeof turnId === 'string' && turnId !== '') {
+        if (lastTurn.get(sessionId) === turnId) return null;
+        lastTurn.set(sessionId, turnId);
+        if (lastTurn.size > 10_000) lastTurn.delete(lastTurn.keys().next().value as string);
+      }
       // stop_hook_active is false on the first Stop after a prompt: Claude's counter starts over.
       const consecutive = input.payload.stop_hook_active === true ? (blocks.get(sessionId) ?? 0) : 0;
       blocks.set(sessionId, consecutive);

@@ -30,7 +30,7 @@ interface MessagePart {
 /** The parts of OpenCode's SDK client the plugin calls (flat-argument methods, 1.18.33). */
 interface SdkClient {
   session: {
-    messages(args: { sessionID: string; limit?: number }): Promise<{ data?: { info?: { role?: string }; parts?: MessagePart[] }[] } | undefined>;
+    messages(args: { sessionID: string; limit?: number }): Promise<{ data?: { info?: { role?: string; id?: string }; parts?: MessagePart[] }[] } | undefined>;
     promptAsync(args: { sessionID: string; parts: { type: 'text'; text: string }[] }): Promise<unknown>;
   };
 }
@@ -50,14 +50,15 @@ function forward(event: BusEvent): void {
   void reportEvent('opencode', event.type, { sessionID: p.sessionID, status: p.status, permission });
 }
 
-async function lastAssistantText(client: SdkClient, sessionID: string): Promise<string | null> {
+/** The session's last assistant message: its text (the turn's report) and its id (the turn it closes). */
+async function lastAssistant(client: SdkClient, sessionID: string): Promise<{ text: string | null; id: string | null }> {
   try {
     const r = await client.session.messages({ sessionID, limit: 10 });
     const last = [...(r?.data ?? [])].reverse().find((m) => m.info?.role === 'assistant');
     const text = (last?.parts ?? []).filter((p) => p.type === 'text' && typeof p.text === 'string').map((p) => p.text).join('').trim();
-    return text || null;
+    return { text: text || null, id: typeof last?.info?.id === 'string' ? last.info.id : null };
   } catch {
-    return null;
+    return { text: null, id: null };
   }
 }
 
@@ -88,7 +89,9 @@ export default {
       if (typeof id !== 'string') return;
       const idleAt = Date.now();
       void (async () => {
-        const next = await turnEndDecision('opencode', 'session.idle', { sessionID: id }, await lastAssistantText(client, id));
+        // OpenCode can go idle twice after one turn: the last message's id lets the daemon count the turn once.
+        const last = await lastAssistant(client, id);
+        const next = await turnEndDecision('opencode', 'session.idle', { sessionID: id, muster_turn_id: last.id }, last.text);
         if (next === null || (busyAt.get(id) ?? 0) > idleAt) return;
         await client.session.promptAsync({ sessionID: id, parts: [{ type: 'text', text: next }] }).catch(() => undefined);
       })();

@@ -31,9 +31,10 @@ export interface ReadCounters {
 const MAX_LINE_BYTES = 4 * 1024 * 1024;
 /**
  * How search reads a rollout's messages, and reading pages them: one filter, so positions agree (its
- * skips depend on no summary state that changes which messages a line gives).
+ * skips depend on no summary state that changes which messages a line gives). A fresh filter per read: it
+ * notes timestamps and closed calls in the summary it is given, which no read should share.
  */
-const ROLLOUT_READ = { ignore: rolloutIgnore(emptyRolloutSummary(), { messages: true }), headBytes: HEAD_BYTES, maxLineBytes: MAX_LINE_BYTES };
+const rolloutRead = () => ({ ignore: rolloutIgnore(emptyRolloutSummary(), { messages: true }), headBytes: HEAD_BYTES, maxLineBytes: MAX_LINE_BYTES });
 const MAX_ERRORS = 50;
 
 export function pushError(c: Pick<ReadCounters, 'errors'>, msg: string): void {
@@ -92,7 +93,7 @@ export function readRollout(path: string, index: TranscriptIndex, counters: Read
  * no summary state that changes which messages a line gives), so positions match the index's.
  */
 export function pageRollout(path: string, from: number, limit: number): MessagePage {
-  return pageConversation(path, ROLLOUT_READ, rolloutMessagesOf, from, limit);
+  return pageConversation(path, rolloutRead(), rolloutMessagesOf, from, limit);
 }
 
 /** The rollouts, stat'ed, newest first (what a cold index reads, in that order). */
@@ -138,5 +139,5 @@ function usageSinkOf(path: string, out: UsageRecord[]): UsageSink | undefined {
 function messagesOf(path: string, from: number, to: number): IndexedMessages | undefined {
   const threadId = threadIdFromRolloutName(basename(path));
   if (!threadId) return undefined;
-  return { sessionId: threadId, from, items: messagesBetween(path, from, to, ROLLOUT_READ, rolloutMessagesOf) };
+  return { sessionId: threadId, from, items: messagesBetween(path, from, to, rolloutRead(), rolloutMessagesOf) };
 }

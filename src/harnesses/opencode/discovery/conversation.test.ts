@@ -159,6 +159,31 @@ describe('opencode conversation (search and reading)', () => {
     }
   });
 
+  it('a store summarised before search (no search mark) is read once more at the next start, though unchanged', async () => {
+    const t = setup();
+    try {
+      realSession(t.st);
+      await t.list();
+      // What an older Muster left in the index: the same entries, without the search mark.
+      for (const e of t.store.transcriptIndex.list('opencode')) {
+        const { search: _dropped, ...older } = (e.summary ?? {}) as Record<string, unknown>;
+        t.store.transcriptIndex.put({ ...e, summary: older });
+      }
+      await flush();
+      const restarted = recording(t.store.transcriptIndex);
+      await createOpenCodeSource({ home: t.dir, env: {}, proc: createFakeProc(), index: restarted }).list();
+      const m = restarted.puts.find((e) => e.messages)?.messages;
+      assert.equal(m?.position, 0);
+      assert.equal(m?.items.length, 6);
+      // Read once: the next start carries the summaries over.
+      const again = recording(t.store.transcriptIndex);
+      await createOpenCodeSource({ home: t.dir, env: {}, proc: createFakeProc(), index: again }).list();
+      assert.deepEqual(again.puts, []);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('tool output is indexed with searchToolOutput on; a reply that failed is a system message', async () => {
     const t = setup();
     try {

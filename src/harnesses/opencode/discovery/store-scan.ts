@@ -40,7 +40,8 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
       db = new Map();
       return;
     }
-    if (entry && (entry.summary as { fp?: string } | null)?.fp === fp) return;
+    // Unchanged store: nothing to read, unless a session was summarised before search (read it once more).
+    if (entry && (entry.summary as { fp?: string } | null)?.fp === fp && ![...db.values()].some((s) => !s.search)) return;
     let handle;
     try {
       handle = openOpenCodeDb(dbPath);

@@ -138,6 +138,12 @@ export interface IndexedMessages {
   /** The session the file belongs to. */
   sessionId: string;
   from: number;
+  /**
+   * Sources that re-read rows rather than append bytes (OpenCode's store, where a reply is updated in
+   * place): the position of the first item. What was indexed for the path at and after it is replaced;
+   * `from` is then not read. Absent: items follow what is indexed (`from` > 0) or replace it (`from` 0).
+   */
+  position?: number;
   items: readonly TranscriptMessage[];
 }
 
@@ -163,7 +169,8 @@ export function createMemoryTranscriptIndex(): TranscriptIndex & { usage(): Usag
       const { usage: records, messages, ...entry } = e;
       if (records) for (const r of records) usage.push(r);
       if (messages) {
-        const kept = messages.from === 0 ? [] : (texts.get(e.path) ?? []);
+        const before = texts.get(e.path) ?? [];
+        const kept = messages.position !== undefined ? before.slice(0, messages.position) : messages.from === 0 ? [] : before;
         for (const m of messages.items) kept.push(m);
         texts.set(e.path, kept);
       }

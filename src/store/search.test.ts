@@ -57,6 +57,22 @@ describe('search index in the store', () => {
     store.close();
   });
 
+  it('a re-read from a position replaces what was indexed at and after it, and keeps what is before', async () => {
+    const store = openSqliteStore({ path: ':memory:' });
+    const at = (position: number, items: TranscriptMessage[]) =>
+      store.transcriptIndex.put({ path: '/db#s', harness: 'opencode', size: 0, mtimeMs: 1, offset: 0, summary: {}, messages: { sessionId: 's', from: 0, position, items } });
+    at(0, [msg('user', 'kestrel prompt'), msg('assistant', 'half a reply')]);
+    await flush();
+    at(1, [msg('assistant', 'the whole reply mentions osprey'), msg('tool-call', 'read /repo/heron.ts')]);
+    await flush();
+    assert.deepEqual((await store.search.query(q('kestrel'), 10)).map((h) => h.position), [0]);
+    assert.equal((await store.search.query(q('half'), 10)).length, 0, 'the stale copy of the streamed reply is gone');
+    assert.deepEqual((await store.search.query(q('osprey'), 10)).map((h) => h.position), [1]);
+    assert.deepEqual((await store.search.query(q('heron'), 10)).map((h) => [h.harness, h.position]), [['opencode', 2]]);
+    assert.deepEqual(await store.search.stats(), { messages: 3, files: 1 });
+    store.close();
+  });
+
   it('FTS5 operators in a query are words, never syntax', async () => {
     const store = openSqliteStore({ path: ':memory:' });
     put(store, '/t/a.jsonl', 'sess-a', 0, [msg('user', 'NEAR and OR text: column')]);

@@ -70,6 +70,8 @@ export function createSqliteSearchRepository(db: Database.Database, options: Sql
   const dropText = db.prepare('DELETE FROM search_text WHERE rowid IN (SELECT id FROM search_docs WHERE path = ?)');
   const dropDocs = db.prepare('DELETE FROM search_docs WHERE path = ?');
   const dropFile = db.prepare('DELETE FROM search_files WHERE path = ?');
+  const dropTextFrom = db.prepare('DELETE FROM search_text WHERE rowid IN (SELECT id FROM search_docs WHERE path = ? AND position >= ?)');
+  const dropDocsFrom = db.prepare('DELETE FROM search_docs WHERE path = ? AND position >= ?');
   const countDocs = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM search_docs');
   const countFiles = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM search_files');
   const toolOutput = options.includeToolOutput ?? (() => false);
@@ -84,8 +86,16 @@ export function createSqliteSearchRepository(db: Database.Database, options: Sql
       if (batch.length === 0) return;
       const withOutput = toolOutput();
       for (const { path, harness, messages } of batch) {
-        if (messages.from === 0) forget(path);
-        let position = messages.from === 0 ? 0 : (nextOf.get(path)?.next_position ?? 0);
+        let position: number;
+        if (messages.position !== undefined) {
+          // A re-read from a known position: what was indexed there and after is replaced.
+          dropTextFrom.run(path, messages.position);
+          dropDocsFrom.run(path, messages.position);
+          position = messages.position;
+        } else if (messages.from === 0) {
+          forget(path);
+          position = 0;
+        } else position = nextOf.get(path)?.next_position ?? 0;
         for (const m of messages.items) {
           const p = position++;
           // Positions count every message, so reading the file whole finds a hit at the same place.

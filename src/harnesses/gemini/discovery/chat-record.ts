@@ -20,6 +20,8 @@ export interface RecentReply {
 }
 
 export interface ChatSummary {
+  /** This shape's version: a summary of another one is read again (2: the session is in the search index). */
+  format: number;
   /** The header's session id, lower-case; null until a header with a UUID was read. */
   sessionId: string | null;
   /** `main`, or `subagent` for an agent's helper. */
@@ -46,11 +48,12 @@ export interface ChatSummary {
 
 /** Replies remembered for replacement: Gemini rewrites a reply right after the first write. */
 const RECENT_MAX = 16;
+export const CHAT_SUMMARY_FORMAT = 2;
 const TITLE_MAX = 200;
 
 export function emptyChatSummary(): ChatSummary {
   return {
-    sessionId: null, kind: null, startedAt: null, lastActivityAt: null, title: null, firstPrompt: null,
+    format: CHAT_SUMMARY_FORMAT, sessionId: null, kind: null, startedAt: null, lastActivityAt: null, title: null, firstPrompt: null,
     model: null, modelAt: null, tokens: emptyTokens(), byModel: {}, recent: [], messages: 0, linesParsed: 0, linesSkipped: 0,
   };
 }

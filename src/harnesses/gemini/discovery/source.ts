@@ -17,6 +17,7 @@ import { MusterError } from '../../../errors/index.ts';
 import type { HookSightings } from '../../adapter.ts';
 import { geminiResumeArgv } from '../commands.ts';
 import { scanChats, type ChatSession } from './chat-scan.ts';
+import { pageGeminiConversation } from './conversation.ts';
 import { assignLive, type LiveClaim } from './live.ts';
 import { geminiWorkers, sameWorker, type GeminiWorker } from './processes.ts';
 import { readGeminiTail } from './tail.ts';
@@ -120,6 +121,12 @@ export function createGeminiSource(options: GeminiSourceOptions): SessionSource 
       if (!isValidId(id)) return [];
       const file = snapshot().chats.get(id.toLowerCase())?.files[0];
       return file ? readGeminiTail(file, limit) : [];
+    },
+    async messages(id, from, limit) {
+      if (!isValidId(id)) return null;
+      // Through the scan (incremental: only changed files are read), so only listed files are opened.
+      const chat = scanChats(home, index).sessions.find((c) => c.id === id.toLowerCase());
+      return chat ? pageGeminiConversation(chat.files, from, limit) : null;
     },
   };
 }

@@ -19,6 +19,8 @@ import {
   type MessageFacts, type OpenCodeSessionSummary, type RunningTool,
 } from './summary.ts';
 import { createMessageUsageReader } from './usage-records.ts';
+import { createConversationReader } from './conversation.ts';
+import type { IndexedMessages } from '../../../discovery/contract.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
 
 export interface DbScanResult {
@@ -30,6 +32,8 @@ export interface DbScanResult {
   malformed: number;
   /** Usage records of the messages read this scan (usage-records.ts). */
   usage: UsageRecord[];
+  /** Messages for the search index of the sessions whose conversation changed, by session id (conversation.ts). */
+  messages: Map<string, IndexedMessages>;
 }
 
 /**
@@ -45,7 +49,7 @@ export function openOpenCodeDb(dbPath: string): Db {
 /** Scans the store; sessions whose change key is unchanged are taken from `previous` untouched. */
 export function scanOpenCodeDb(db: Db, previous: ReadonlyMap<string, OpenCodeSessionSummary>): DbScanResult {
   const cols = new Set((db.pragma('table_info(session)') as { name: string }[]).map((c) => c.name));
-  if (cols.size === 0) return { sessions: new Map(), reread: 0, malformed: 0, usage: [] };
+  if (cols.size === 0) return { sessions: new Map(), reread: 0, malformed: 0, usage: [], messages: new Map() };
   // Child sessions (parent_id set) are the `task` tool's subagents: they run inside their parent's turn
   // and process, so the parent stands for them on the board.
   const topLevel = cols.has('parent_id') ? 'WHERE s.parent_id IS NULL' : '';
@@ -56,20 +60,24 @@ export function scanOpenCodeDb(db: Db, previous: ReadonlyMap<string, OpenCodeSes
      FROM session s ${topLevel}`,
   ).all() as { id: string; tu: unknown; last: string | null }[];
 
-  const out: DbScanResult = { sessions: new Map(), reread: 0, malformed: 0, usage: [] };
+  const out: DbScanResult = { sessions: new Map(), reread: 0, malformed: 0, usage: [], messages: new Map() };
   const reader = createRowReader(db, cols);
   const usage = createMessageUsageReader(db);
+  const conversation = createConversationReader(db);
   db.exec('BEGIN'); // one snapshot for the whole scan, so a session and its messages agree
   try {
     for (const k of keys) {
       const key = `${String(k.tu)}|${k.last ?? ''}`;
       const prev = previous.get(k.id);
-      if (prev && prev.store === 'db' && prev.key === key) { out.sessions.set(k.id, prev); continue; }
+      // A summary without a search mark predates search: its session is read once more, whole.
+      if (prev && prev.store === 'db' && prev.key === key && prev.search) { out.sessions.set(k.id, prev); continue; }
       const s = reader.read(k.id, key, out);
       if (!s) continue;
       const u = usage.read(k.id, prev?.store === 'db' ? (prev.usageMark ?? 0) : 0);
       for (const r of u.records) out.usage.push(r);
-      out.sessions.set(k.id, { ...s, usageMark: u.mark });
+      const c = conversation.update(k.id, prev?.store === 'db' ? prev.search : undefined);
+      if (c.messages) out.messages.set(k.id, c.messages);
+      out.sessions.set(k.id, { ...s, usageMark: u.mark, search: c.mark });
       out.reread++;
     }
   } finally {

@@ -46,6 +46,10 @@ export interface FixtureStore {
   addMessage(sessionId: string, id: string, createdMs: number, data: object | string, updatedMs?: number): void;
   addPart(sessionId: string, messageId: string, id: string, createdMs: number, data: object | string): void;
   touchSession(id: string, updatedMs: number): void;
+  /** Rewrites a part in place, as OpenCode does while a reply streams (its `time_updated` moves). */
+  updatePart(id: string, updatedMs: number, data: object): void;
+  /** Rewrites a message in place (a reply completed, a prompt given its diff summary). */
+  updateMessage(id: string, updatedMs: number, data: object): void;
   close(): void;
 }
 
@@ -82,6 +86,12 @@ export function createFixtureStore(dataDir: string): FixtureStore {
     },
     touchSession(id, updatedMs) {
       db.prepare('UPDATE session SET time_updated = ? WHERE id = ?').run(updatedMs, id);
+    },
+    updatePart(id, updatedMs, data) {
+      db.prepare('UPDATE part SET time_updated = ?, data = ? WHERE id = ?').run(updatedMs, text(data), id);
+    },
+    updateMessage(id, updatedMs, data) {
+      db.prepare('UPDATE message SET time_updated = ?, data = ? WHERE id = ?').run(updatedMs, text(data), id);
     },
     close: () => db.close(),
   };

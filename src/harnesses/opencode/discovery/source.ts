@@ -4,6 +4,8 @@
  * HTTP server when it has one (`--port`, `serve`), `stuck` for a reply whose process died.
  */
 import { readOpenCodeTail } from './tail.ts';
+import { pageOpenCodeConversation } from './conversation.ts';
+import { openOpenCodeDb } from './db-reader.ts';
 import { opencodeResumeArgv } from '../commands.ts';
 import path from 'node:path';
 import type { EndOutcome, PromptOutcome, SessionSource, SourceDiagnostics, TranscriptIndex } from '../../../discovery/contract.ts';
@@ -196,6 +198,21 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSou
     async tail(id, limit) {
       if (!isOpenCodeId(id)) throw new MusterError('invalid_id', `Not an OpenCode session id: ${JSON.stringify(id)}`);
       return readOpenCodeTail(dbPath, id, limit);
+    },
+    async messages(id, from, limit) {
+      if (!isOpenCodeId(id)) throw new MusterError('invalid_id', `Not an OpenCode session id: ${JSON.stringify(id)}`);
+      // The SQLite store only: a session of the legacy JSON tree has no conversation Muster reads.
+      let db: ReturnType<typeof openOpenCodeDb>;
+      try {
+        db = openOpenCodeDb(dbPath);
+      } catch {
+        return null;
+      }
+      try {
+        return pageOpenCodeConversation(db, id, from, limit);
+      } finally {
+        db.close();
+      }
     },
     list: async () => (await snapshot()).sessions,
     get: async (id) => (isOpenCodeId(id) ? (await snapshot()).sessions.find((s) => s.id === id) : undefined),

@@ -2,10 +2,11 @@
  * Keeps the per-session summaries of both OpenCode stores current, through the TranscriptIndex port:
  * the SQLite store is opened only when `opencode.db` or its WAL changed since the last scan (size and
  * mtime), and then only changed sessions are re-read. Entries: `<db>` holds the file fingerprint,
- * `<db>#<sessionId>` one session's summary; the JSON tree's sessions are `<storage>#<sessionId>`.
+ * `<db>#<sessionId>` one session's summary (and its messages in the search index); the JSON tree's
+ * sessions are `<storage>#<sessionId>` (not searched).
  */
 import fs from 'node:fs';
-import type { TranscriptIndex } from '../../../discovery/contract.ts';
+import type { IndexedMessages, TranscriptIndex } from '../../../discovery/contract.ts';
 import { isNotRegularFile } from '../../../discovery/regular-file/index.ts';
 import { openOpenCodeDb, scanOpenCodeDb } from './db-reader.ts';
 import { scanJsonStorage } from './json-storage.ts';
@@ -39,7 +40,8 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
       db = new Map();
       return;
     }
-    if (entry && (entry.summary as { fp?: string } | null)?.fp === fp) return;
+    // Unchanged store: nothing to read, unless a session was summarised before search (read it once more).
+    if (entry && (entry.summary as { fp?: string } | null)?.fp === fp && ![...db.values()].some((s) => !s.search)) return;
     let handle;
     try {
       handle = openOpenCodeDb(dbPath);
@@ -47,7 +49,7 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
       counters.filesScanned++;
       counters.linesParsed += r.reread;
       counters.linesSkipped += r.malformed;
-      persist(dbPath, db, r.sessions);
+      persist(dbPath, db, r.sessions, r.messages);
       db = r.sessions;
       const st = fs.statSync(dbPath);
       index.put({ path: dbPath, harness: 'opencode', size: st.size, mtimeMs: st.mtimeMs, offset: 0, summary: { fp }, usage: r.usage });
@@ -72,10 +74,12 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
     json = next;
   }
 
-  function persist(prefix: string, before: Map<string, OpenCodeSessionSummary>, after: Map<string, OpenCodeSessionSummary>): void {
+  function persist(prefix: string, before: Map<string, OpenCodeSessionSummary>, after: Map<string, OpenCodeSessionSummary>, messages?: Map<string, IndexedMessages>): void {
     for (const [id, s] of after) {
       if (before.get(id) === s) continue;
-      index.put({ path: `${prefix}#${id}`, harness: 'opencode', size: 0, mtimeMs: s.updatedMs ?? 0, offset: 0, summary: s });
+      // A session's messages go to the search index with its entry (a removed one leaves with it).
+      const m = messages?.get(id);
+      index.put({ path: `${prefix}#${id}`, harness: 'opencode', size: 0, mtimeMs: s.updatedMs ?? 0, offset: 0, summary: s, ...(m ? { messages: m } : {}) });
     }
     for (const id of before.keys()) if (!after.has(id)) index.remove(`${prefix}#${id}`);
   }

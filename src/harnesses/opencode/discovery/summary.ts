@@ -43,6 +43,20 @@ export interface OpenCodeSessionSummary {
   runningTool: RunningTool | null;
   /** Store only: the newest message update whose usage was read (usage-records.ts); absent before the first read. */
   usageMark?: number;
+  /** Store only: how far the search index has the conversation (conversation.ts); absent before the first read. */
+  search?: ConversationMark;
+}
+
+/** How far the search index has a session's conversation (conversation.ts). */
+export interface ConversationMark {
+  /** Newest `time_updated` of a message or part read, ms: rows updated at or after it are read again. */
+  mark: number;
+  /** Messages (store rows) indexed. */
+  count: number;
+  /** Positions indexed: the next message's position. */
+  total: number;
+  /** The last messages indexed, oldest first: [id, time_created, first position]. */
+  tail: [string, number, number][];
 }
 
 /** OpenCode's placeholder title until the title model answers (`New session - 2026-11-30T07:08:33.837Z`). */

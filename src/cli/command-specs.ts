@@ -6,7 +6,7 @@
  */
 import type { CommandModule } from './command.ts';
 import { STATUSES } from '../core/session.ts';
-import { HARNESSES } from '../harnesses/registry.ts';
+import { HARNESS_NAMES as HARNESSES } from '../harnesses/names.ts';
 import { GOAL_STATUSES } from '../goals/types.ts';
 import { PAGE_KINDS, PAGE_STATUSES } from '../pager/types.ts';
 import { USAGE_GROUPS } from '../usage/types.ts';

@@ -8,7 +8,7 @@ import { COMMANDS, RAW_COMMANDS } from './command-specs.ts';
 import { printError, printOk, usageError } from './output.ts';
 import { MusterError } from '../errors/index.ts';
 import { type Harness } from '../core/session.ts';
-import { HARNESSES } from '../harnesses/registry.ts';
+import { HARNESS_NAMES as HARNESSES } from '../harnesses/names.ts';
 
 export const COMMAND_NAMES = [...COMMANDS.keys(), 'hook'];
 

@@ -2,8 +2,8 @@
  * Who this build is, as published in the lock record and /api/health.
  * A daemon whose identity differs from the CLI's is reported, never used or displaced.
  */
-// From the module itself, not the store's index: that would load the SQLite driver into every CLI command.
-import { SCHEMA_MARKER } from '../store/migrations.ts';
+// A constant of its own, not the store's index nor its migrations: every CLI command loads this module.
+import { SCHEMA_MARKER } from '../store/schema-version.ts';
 
 /** Kept equal to package.json's version by identity.test.ts. */
 export const VERSION = '0.1.0';

@@ -219,8 +219,7 @@ export const FLEET_OUTBOX_SQL = `
   );
 `;
 
-/** The store schema marker published in the lock record (`schemaMarker`: a daemon of another schema is never used). */
-export const SCHEMA_MARKER = `muster-schema-${Math.max(0, ...MIGRATIONS.map((m) => m.version))}`;
+export { SCHEMA_MARKER } from './schema-version.ts';
 
 export function migrate(db: Database.Database, migrations: Migration[] = MIGRATIONS): number {
   const current = db.pragma('user_version', { simple: true }) as number;

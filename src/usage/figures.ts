@@ -10,7 +10,8 @@ export interface FiguresAcc {
   pricedUsd: number;
   unpricedTokens: number;
   unpricedModels: Set<string>;
-  sessions: Set<string>;
+  /** Sessions seen, by `sessionNo` where the rows carry one, else by id (rows of one report all do or all do not). */
+  sessions: Set<string | number>;
   messages: number;
 }
 
@@ -18,17 +19,12 @@ export function createAcc(): FiguresAcc {
   return { tokens: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, pricedUsd: 0, unpricedTokens: 0, unpricedModels: new Set(), sessions: new Set(), messages: 0 };
 }
 
-// Rollup rows are replaced, never edited (live-rollup.ts): a row's cost can be kept with it.
-const costs = new WeakMap<UsageRollupRow, number | null>();
-
 /** USD of one rollup row, or null when its model has no price and its harness recorded none. */
 export function rowCost(r: UsageRollupRow): number | null {
-  let c = costs.get(r);
-  if (c === undefined) costs.set(r, (c = costOf(r)));
-  return c;
+  return r.cost !== undefined ? r.cost : costOf(r);
 }
 
-function costOf(r: UsageRollupRow): number | null {
+export function costOf(r: UsageRollupRow): number | null {
   if (r.recorded === r.count) return r.recordedUsd;
   // Some records carry no recorded cost: the table prices the row's tokens. (Rows mix the two only
   // when a harness records cost for some messages of a model and not others, which none does today.)
@@ -43,7 +39,7 @@ export function addRow(acc: FiguresAcc, r: UsageRollupRow, cost: number | null):
   t.cacheWrite += r.tokens.cacheWrite;
   t.reasoning += r.tokens.reasoning;
   acc.messages += r.count;
-  acc.sessions.add(r.sessionId);
+  acc.sessions.add(r.sessionNo ?? r.sessionId);
   const n = r.tokens.input + r.tokens.output + r.tokens.cacheRead + r.tokens.cacheWrite;
   if (cost !== null) acc.pricedUsd += cost;
   else if (n > 0) {

@@ -48,4 +48,27 @@ describe('the rollup kept in memory', () => {
     fresh.close();
     store.close();
   });
+
+  it('answers an unchanged report again until the next write; reports by repo or session follow the sessions without one', async () => {
+    const store = await storeWith([record({ iso: '2026-12-01T10:00:00Z', key: 'a1', sessionId: 's1', input: 100 })]);
+    let repo = '/r/one';
+    const kept = createUsageService({ repo: store.usage, session: () => ({ repo, branch: null, title: 't' }) });
+    const day = { by: 'day' as const, tz: 'Europe/Paris' };
+    const first = await kept.report(day);
+    assert.equal(await kept.report(day), first, 'the same report, not built again');
+    assert.equal(await kept.report({ ...day }), first, 'an equal query finds it too');
+    assert.deepEqual((await kept.report({ by: 'repo', tz: 'UTC' })).rows.map((r) => r.key), ['/r/one']);
+    repo = '/r/two';
+    assert.deepEqual((await kept.report({ by: 'repo', tz: 'UTC' })).rows.map((r) => r.key), ['/r/two'], 'what the hub knows now');
+    store.transcriptIndex.put({ path: '/t/n.jsonl', harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: {}, usage: [
+      record({ iso: '2026-12-01T23:30:00Z', key: 'a2', sessionId: 's2', input: 5 }),
+    ] });
+    await tick();
+    const after = await kept.report(day);
+    assert.notEqual(after, first);
+    assert.deepEqual(after.rows.map((r) => [r.key, r.tokens.input, r.sessions]), [['2026-12-01', 100, 1], ['2026-12-02', 5, 1]]);
+    kept.close();
+    store.close();
+  });
 });
+

@@ -5,6 +5,7 @@
  * milliseconds). The first read goes page by page, yielding between pages, so a large history never
  * holds the daemon's event loop for long.
  */
+import { costOf } from './figures.ts';
 import type { UsageChange, UsageDelta, UsageRange, UsageRepository, UsageRollupRow } from './types.ts';
 
 const QUARTER_MS = 900_000;
@@ -23,6 +24,8 @@ const yieldTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 export function createLiveRollup(repo: Pick<UsageRepository, 'page'>, pageSize = PAGE): LiveRollup {
   let rows: Map<string, UsageRollupRow> | null = null;
+  const sessionNos = new Map<string, number>();
+  const add = (m: Map<string, UsageRollupRow>, deltas: readonly UsageDelta[]): void => addDeltas(m, deltas, sessionNos);
   let loading: Promise<Map<string, UsageRollupRow>> | null = null;
   // Writes committed while the first read is under way: a record the read had already passed needs its
   // delta; one it had not reached yet is read in its new version by a later page, and its delta would count twice.
@@ -72,7 +75,7 @@ export function createLiveRollup(repo: Pick<UsageRepository, 'page'>, pageSize =
 const keyOf = (r: Pick<UsageRollupRow, 'sessionId' | 'harness' | 'model' | 'quarter'>): string => `${r.sessionId}${SEP}${r.harness}${SEP}${r.model}${SEP}${r.quarter}`;
 
 /** Adds deltas into the rows. Rows are replaced, never edited in place: a report being built keeps a consistent view. */
-function add(rows: Map<string, UsageRollupRow>, deltas: readonly UsageDelta[]): void {
+function addDeltas(rows: Map<string, UsageRollupRow>, deltas: readonly UsageDelta[], sessionNos: Map<string, number>): void {
   for (const d of deltas) {
     const quarter = Math.floor(d.at / QUARTER_MS);
     const key = keyOf({ sessionId: d.sessionId, harness: d.harness, model: d.model, quarter });
@@ -87,8 +90,18 @@ function add(rows: Map<string, UsageRollupRow>, deltas: readonly UsageDelta[]): 
       recordedUsd: (r?.recordedUsd ?? 0) + d.recordedUsd,
       recorded: (r?.recorded ?? 0) + d.recorded,
       count: (r?.count ?? 0) + d.count,
+      sessionNo: r?.sessionNo ?? numberOf(sessionNos, d.sessionId),
+      cost: null,
     };
+    // Worked out once per change of the row, not once per report (rows are replaced, never edited).
+    next.cost = costOf(next);
     if (next.count <= 0) rows.delete(key);
     else rows.set(key, next);
   }
+}
+
+function numberOf(sessionNos: Map<string, number>, id: string): number {
+  let n = sessionNos.get(id);
+  if (n === undefined) sessionNos.set(id, (n = sessionNos.size));
+  return n;
 }

@@ -53,11 +53,18 @@ export function buildReport(input: ReportInput): UsageReport {
   const facts = input.session;
   const groups = new Map<string, Group>();
   const total = createAcc();
+  // Grouped by time, every row of one quarter hour goes to one group: found by the quarter's number,
+  // the day's key is made once per quarter rather than once per row.
+  const quarters = byTime(query.by) ? new Map<number, Group>() : null;
   for (const r of rows) {
     const cost = rowCost(r);
-    const key = keyOf(query.by, r, zone, facts);
-    let g = groups.get(key);
-    if (!g) groups.set(key, (g = { acc: createAcc(), harness: r.harness, parts: query.split ? new Map() : null }));
+    let g = quarters?.get(r.quarter);
+    if (!g) {
+      const key = keyOf(query.by, r, zone, facts);
+      g = groups.get(key);
+      if (!g) groups.set(key, (g = { acc: createAcc(), harness: r.harness, parts: query.split ? new Map() : null }));
+      quarters?.set(r.quarter, g);
+    }
     addRow(g.acc, r, cost);
     addRow(total, r, cost);
     if (g.parts && query.split) {

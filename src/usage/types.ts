@@ -26,6 +26,10 @@ export interface UsageRollupRow {
   recordedUsd: number;
   recorded: number;
   count: number;
+  /** The row's cost (figures.ts `rowCost`), when whoever made the row worked it out with it. */
+  cost?: number | null;
+  /** A small integer standing for `sessionId` among the rows of one rollup (counting sessions by number is faster). */
+  sessionNo?: number;
 }
 
 export interface UsageRange {

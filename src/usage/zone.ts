@@ -3,6 +3,7 @@
  * instant (a few µs each), so offsets are cached per UTC day and only a day whose offset changes
  * (a DST switch) is looked at quarter hour by quarter hour.
  */
+import { existsSync, readlinkSync } from 'node:fs';
 import { MusterError } from '../errors/index.ts';
 
 const QUARTER_MS = 900_000;
@@ -91,4 +92,63 @@ export function weekOf(date: string): string {
   const t = Date.parse(`${date}T00:00:00Z`);
   const dow = (new Date(t).getUTCDay() + 6) % 7; // Monday 0 … Sunday 6
   return new Date(t - dow * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** What a terminal's zone is read from: the environment and the system's zoneinfo files. */
+export interface ZonePorts {
+  env: NodeJS.ProcessEnv;
+  /** The target of a symlink, or undefined when `path` is not one. */
+  readLink(path: string): string | undefined;
+  /** True when `path` exists. */
+  exists(path: string): boolean;
+}
+
+const ZONEINFO = '/usr/share/zoneinfo';
+const UTC_NAMES = new Set(['Etc/UTC', 'Etc/UCT', 'Etc/Universal', 'Etc/Zulu', 'UCT', 'Universal', 'Zulu']);
+
+/** An IANA name from a path into a zoneinfo tree (`…/zoneinfo/[posix/|right/]Area/City`), if it is one. */
+function zoneFromPath(p: string): string | undefined {
+  const at = p.lastIndexOf('zoneinfo/');
+  return at < 0 ? undefined : p.slice(at + 'zoneinfo/'.length).replace(/^(posix|right)\//, '');
+}
+
+/**
+ * The zone of this process as the C library sees it (TZ, else /etc/localtime's link into zoneinfo),
+ * without Intl: loading ICU's zone data costs a short-lived CLI ~15 ms. Any case it cannot read that
+ * way (a POSIX TZ rule, a copied /etc/localtime) is left to Intl, as `localTimeZone` does.
+ */
+export function terminalTimeZone(ports: ZonePorts): string {
+  const known = (name: string | undefined): string | undefined => {
+    if (name === undefined || !/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return undefined;
+    if (!ports.exists(`${ZONEINFO}/${name}`)) return undefined;
+    return UTC_NAMES.has(name) ? 'UTC' : name;
+  };
+  const tz = ports.env.TZ;
+  if (tz !== undefined) {
+    const name = tz.replace(/^:/, '');
+    // An empty TZ is UTC to the C library.
+    if (name === '') return 'UTC';
+    const found = known(name.startsWith('/') ? zoneFromPath(name) : name);
+    if (found) return found;
+  } else {
+    const link = ports.readLink('/etc/localtime');
+    const found = link === undefined ? undefined : known(zoneFromPath(link));
+    if (found) return found;
+  }
+  return localTimeZone();
+}
+
+/** The real ports: `env` and this machine's files. */
+export function systemZonePorts(env: NodeJS.ProcessEnv = process.env): ZonePorts {
+  return {
+    env,
+    readLink(path) {
+      try {
+        return readlinkSync(path);
+      } catch {
+        return undefined;
+      }
+    },
+    exists: existsSync,
+  };
 }

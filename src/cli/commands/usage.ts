@@ -9,12 +9,13 @@ import type { CommandContext } from '../command.ts';
 import { usageError } from '../output.ts';
 import { renderUsageTable } from '../usage-table.ts';
 import type { UsageReport } from '../../usage/types.ts';
+import { systemZonePorts, terminalTimeZone } from '../../usage/zone.ts';
 
 export async function run({ args, flags, env, tty }: CommandContext): Promise<number> {
   if (args.length > 0) throw usageError(`usage takes no arguments (got '${args[0]}')`);
   const q = new URLSearchParams();
   for (const k of ['by', 'since', 'until', 'harness'] as const) if (typeof flags[k] === 'string') q.set(k, flags[k] as string);
-  q.set('tz', typeof flags.tz === 'string' ? flags.tz : Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
+  q.set('tz', typeof flags.tz === 'string' ? flags.tz : terminalTimeZone(systemZonePorts(env)));
   const path = `/usage?${q}`;
   if (tty && !flags.json) {
     const body = (await callApi(clientContext(env), 'GET', path)) as unknown as UsageReport;

@@ -63,6 +63,11 @@ export async function main(argv: string[]): Promise<number> {
       }
       return await (await import('./commands/hook.ts')).run({ args: rest, flags: {}, env: process.env, tty: false });
     }
+    // A reader that goes away early (`muster ls --json | head -c 100`) is not a failure: stop quietly, as cat does.
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
     const spec = COMMANDS.get(name);
     if (!spec) {
       const { installedHarnesses } = await import('../launch/installed.ts');

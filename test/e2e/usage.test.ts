@@ -4,9 +4,10 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { envFor, runCli, splitBoardUrl, startServe, tempHome, until, waitExit } from './kit.ts';
+import { BIN, envFor, runCli, splitBoardUrl, startServe, tempHome, until, waitExit } from './kit.ts';
 import { assistantLine, userLine, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 import { modelSwitchRollout, TID, writeRollout } from '../../src/harnesses/codex/discovery/rollout-fixtures.test-support.ts';
 
@@ -73,6 +74,16 @@ describe('muster usage through the daemon', () => {
     assert.equal((JSON.parse(bad.stderr) as { error: { code: string } }).error.code, 'invalid_argument');
     const unknown = await runCli(['usage', '--top', '3'], env);
     assert.equal(unknown.code, 2);
+  });
+
+  it('a reader that goes away before the report is written (`| head`) ends the CLI quietly, with no stack trace', async () => {
+    const child = spawn(process.execPath, [BIN, 'usage', '--by', 'session', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // the pipe's reader is gone before the CLI has even started
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    assert.equal(stderr, '');
+    assert.equal(code, 0);
   });
 
   it('GET /api/usage: 400 invalid_argument for a bad zone, date or group', async () => {

@@ -70,6 +70,7 @@ export function createSqliteSearchRepository(db: Database.Database, options: Sql
   const dropText = db.prepare('DELETE FROM search_text WHERE rowid IN (SELECT id FROM search_docs WHERE path = ?)');
   const dropDocs = db.prepare('DELETE FROM search_docs WHERE path = ?');
   const dropFile = db.prepare('DELETE FROM search_files WHERE path = ?');
+  const hasDocs = db.prepare<[string], { n: number }>('SELECT EXISTS(SELECT 1 FROM search_docs WHERE path = ?) AS n');
   const countDocs = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM search_docs');
   const countFiles = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM search_files');
   const toolOutput = options.includeToolOutput ?? (() => false);
@@ -84,7 +85,9 @@ export function createSqliteSearchRepository(db: Database.Database, options: Sql
       if (batch.length === 0) return;
       const withOutput = toolOutput();
       for (const { path, harness, messages } of batch) {
-        if (messages.from === 0) forget(path);
+        // A first read has nothing to drop: the look-up through search_docs' path index is far cheaper
+        // than the three deletes, the first of which goes through FTS5 (a cold index's largest cost once).
+        if (messages.from === 0 && hasDocs.get(path)?.n === 1) forget(path);
         let position = messages.from === 0 ? 0 : (nextOf.get(path)?.next_position ?? 0);
         for (const m of messages.items) {
           const p = position++;

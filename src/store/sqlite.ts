@@ -57,7 +57,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   // Read at open and kept current by update(): the index's flush runs in a tight loop.
   let searchToolOutput = readSettings().searchToolOutput;
   const search = createSqliteSearchRepository(db, { includeToolOutput: () => searchToolOutput });
-  const transcriptIndex = createSqliteTranscriptIndex(db, usage, search);
+  const transcriptIndex = createSqliteTranscriptIndex(db, usage, search, () => searchToolOutput);
   return {
     kind: 'sqlite',
     schemaVersion,
@@ -105,7 +105,7 @@ function toEntry(r: IndexRow): TranscriptIndexEntry {
  * per tick (a cold scan's thousands of puts cost one fsync, not thousands). Losing the last tick of
  * index progress in a crash only means re-reading those bytes.
  */
-function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage, search: SqliteSearch): TranscriptIndex & { flush(): void } {
+function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage, search: SqliteSearch, toolOutput: () => boolean): TranscriptIndex & { flush(): void } {
   const put = db.prepare('INSERT OR REPLACE INTO transcript_index(path, harness, size, mtime_ms, offset, summary) VALUES (?, ?, ?, ?, ?, ?)');
   const listOf = db.prepare<[string], IndexRow>('SELECT * FROM transcript_index WHERE harness = ?');
   const del = db.prepare('DELETE FROM transcript_index WHERE path = ?');
@@ -178,6 +178,7 @@ function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage, 
     // Before the first get/put nothing is cached, so only that harness's rows are read: a source that
     // lists its entries while it is being created does not load (and parse) every other harness's.
     list: (harness) => (byPath ? [...byPath.values()].filter((e) => e.harness === harness) : listOf.all(harness).map(toEntry)),
+    wantsToolOutput: toolOutput,
     flush,
   };
 }

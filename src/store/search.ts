@@ -96,7 +96,7 @@ export function createSqliteSearchRepository(db: Database.Database, options: Sql
           if (m.text.trim() === '') continue;
           const at = m.at === null ? null : Date.parse(m.at);
           const id = insertDoc.run(path, harness, messages.sessionId, m.role, Number.isFinite(at) ? at : null, p).lastInsertRowid;
-          insertText.run(id, m.text, `${roleTag(m.role)} ${harnessTag(harness)}`);
+          insertText.run(id, m.text, tagsOf(m.role, harness));
         }
         setNext.run(path, harness, messages.sessionId, position);
       }
@@ -124,6 +124,14 @@ export function createSqliteSearchRepository(db: Database.Database, options: Sql
 /** Tag words of a message's role and harness: letters only, so the tokenizer keeps each whole. */
 const roleTag = (role: string): string => `role${role.replace(/[^a-z]/g, '')}`;
 const harnessTag = (harness: string): string => `harness${harness.replace(/[^a-z]/g, '')}`;
+/** The tags column of each role and harness, made once (a cold index writes tens of thousands of rows). */
+const tagCache = new Map<string, string>();
+function tagsOf(role: string, harness: string): string {
+  const key = `${role}\u0000${harness}`;
+  let tags = tagCache.get(key);
+  if (tags === undefined) tagCache.set(key, (tags = `${roleTag(role)} ${harnessTag(harness)}`));
+  return tags;
+}
 
 /** The MATCH expression: the query's terms on the text, the role and harness filters on the tags. */
 function matchOf(q: CompiledQuery): string {

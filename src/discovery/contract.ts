@@ -153,6 +153,12 @@ export interface TranscriptIndex {
   remove(path: string): void;
   /** All entries of one harness (for warm start without touching files that did not change). */
   list(harness: Harness): TranscriptIndexEntry[];
+  /**
+   * Whether the messages put here should carry tool results' text (search indexes raw tool output only
+   * when asked to). A source reads it before each read and, when false, gives each tool result as a
+   * message without text, so it never decodes a tool's output. Default (absent): true.
+   */
+  wantsToolOutput?(): boolean;
 }
 
 /**

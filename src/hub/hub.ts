@@ -118,6 +118,7 @@ export function createHub(opts: HubOptions): Hub {
       const src = opts.sources.find((s) => s.harness === h);
       if (src) schedule(src);
     },
+    lastListMs: (h) => stats.get(h)?.lastListMs ?? null,
   });
   let markReady!: () => void;
   const readyPromise = new Promise<void>((r) => (markReady = r));

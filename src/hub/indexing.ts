@@ -2,7 +2,8 @@
  * What the hub knows of the sources' cold indexes: the progress figure shown on the board, in the TUI
  * and by `muster status` ("indexed 312 / 800 transcripts"), published as `index.progress.changed` at
  * most every `publishMs` (and always at the start and the end), and the re-listing that makes the
- * sessions of each indexed batch appear — at most every `relistMs` per source while it reads.
+ * sessions of each indexed batch appear — at most every `relistMs` per source while it reads (and at
+ * most every ten listing times).
  */
 import type { Harness } from '../core/session.ts';
 import type { IndexProgress } from '../discovery/contract.ts';
@@ -22,6 +23,11 @@ export interface IndexingTrackerOptions {
   publishMs?: number;
   /** Least time between two re-lists of one source while it indexes, ms. Default: 250. */
   relistMs?: number;
+  /**
+   * How long the source's last listing took, ms (null: not known). Re-lists wait at least ten times
+   * that, so listing takes at most about a tenth of the thread that also writes the indexed batches.
+   */
+  lastListMs?(harness: Harness): number | null;
 }
 
 export interface IndexingTracker {
@@ -68,7 +74,7 @@ export function createIndexingTracker(opts: IndexingTrackerOptions): IndexingTra
     const t = setTimeout(() => {
       relistTimers.delete(harness);
       opts.relist(harness);
-    }, relistMs);
+    }, Math.max(relistMs, 10 * (opts.lastListMs?.(harness) ?? 0)));
     t.unref?.();
     relistTimers.set(harness, t);
   };

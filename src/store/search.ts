@@ -72,6 +72,7 @@ export function createSqliteSearchRepository(db: Database.Database, options: Sql
   const dropFile = db.prepare('DELETE FROM search_files WHERE path = ?');
   const dropTextFrom = db.prepare('DELETE FROM search_text WHERE rowid IN (SELECT id FROM search_docs WHERE path = ? AND position >= ?)');
   const dropDocsFrom = db.prepare('DELETE FROM search_docs WHERE path = ? AND position >= ?');
+  const hasDocs = db.prepare<[string], { n: number }>('SELECT EXISTS(SELECT 1 FROM search_docs WHERE path = ?) AS n');
   const countDocs = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM search_docs');
   const countFiles = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM search_files');
   const toolOutput = options.includeToolOutput ?? (() => false);
@@ -93,7 +94,9 @@ export function createSqliteSearchRepository(db: Database.Database, options: Sql
           dropDocsFrom.run(path, messages.position);
           position = messages.position;
         } else if (messages.from === 0) {
-          forget(path);
+          // A first read has nothing to drop: the look-up through search_docs' path index is far cheaper
+          // than the three deletes, the first of which goes through FTS5 (a cold index's largest cost once).
+          if (hasDocs.get(path)?.n === 1) forget(path);
           position = 0;
         } else position = nextOf.get(path)?.next_position ?? 0;
         for (const m of messages.items) {
@@ -103,7 +106,7 @@ export function createSqliteSearchRepository(db: Database.Database, options: Sql
           if (m.text.trim() === '') continue;
           const at = m.at === null ? null : Date.parse(m.at);
           const id = insertDoc.run(path, harness, messages.sessionId, m.role, Number.isFinite(at) ? at : null, p).lastInsertRowid;
-          insertText.run(id, m.text, `${roleTag(m.role)} ${harnessTag(harness)}`);
+          insertText.run(id, m.text, tagsOf(m.role, harness));
         }
         setNext.run(path, harness, messages.sessionId, position);
       }
@@ -131,6 +134,14 @@ export function createSqliteSearchRepository(db: Database.Database, options: Sql
 /** Tag words of a message's role and harness: letters only, so the tokenizer keeps each whole. */
 const roleTag = (role: string): string => `role${role.replace(/[^a-z]/g, '')}`;
 const harnessTag = (harness: string): string => `harness${harness.replace(/[^a-z]/g, '')}`;
+/** The tags column of each role and harness, made once (a cold index writes tens of thousands of rows). */
+const tagCache = new Map<string, string>();
+function tagsOf(role: string, harness: string): string {
+  const key = `${role}\u0000${harness}`;
+  let tags = tagCache.get(key);
+  if (tags === undefined) tagCache.set(key, (tags = `${roleTag(role)} ${harnessTag(harness)}`));
+  return tags;
+}
 
 /** The MATCH expression: the query's terms on the text, the role and harness filters on the tags. */
 function matchOf(q: CompiledQuery): string {

@@ -38,14 +38,19 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
     const fresh = options.path !== ':memory:' && !existsSync(options.path);
     db = new Database(options.path);
     if (fresh) chmodSync(options.path, 0o600);
+    // NORMAL while the schema is set up: a first start's switch to WAL and its dozen migration commits
+    // would each wait for an fsync (tens of ms on a busy disk). WAL with NORMAL cannot corrupt the file;
+    // a migration lost to a power cut runs again at the next open, and the first FULL commit after
+    // makes every earlier frame of the log durable with it.
+    db.pragma('synchronous = NORMAL');
     db.pragma('journal_mode = WAL');
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-    db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
   } catch (e) {
     throw new MusterError('store_error', `cannot open the store at ${options.path}: ${(e as Error).message}`, { cause: e });
   }
   const schemaVersion = migrate(db);
+  db.pragma('synchronous = FULL');
   let closed = false;
 
   const getSetting = db.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings');
@@ -57,7 +62,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   // Read at open and kept current by update(): the index's flush runs in a tight loop.
   let searchToolOutput = readSettings().searchToolOutput;
   const search = createSqliteSearchRepository(db, { includeToolOutput: () => searchToolOutput });
-  const transcriptIndex = createSqliteTranscriptIndex(db, usage, search);
+  const transcriptIndex = createSqliteTranscriptIndex(db, usage, search, () => searchToolOutput);
   return {
     kind: 'sqlite',
     schemaVersion,
@@ -105,7 +110,7 @@ function toEntry(r: IndexRow): TranscriptIndexEntry {
  * per tick (a cold scan's thousands of puts cost one fsync, not thousands). Losing the last tick of
  * index progress in a crash only means re-reading those bytes.
  */
-function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage, search: SqliteSearch): TranscriptIndex & { flush(): void } {
+function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage, search: SqliteSearch, toolOutput: () => boolean): TranscriptIndex & { flush(): void } {
   const put = db.prepare('INSERT OR REPLACE INTO transcript_index(path, harness, size, mtime_ms, offset, summary) VALUES (?, ?, ?, ?, ?, ?)');
   const listOf = db.prepare<[string], IndexRow>('SELECT * FROM transcript_index WHERE harness = ?');
   const del = db.prepare('DELETE FROM transcript_index WHERE path = ?');
@@ -178,6 +183,7 @@ function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage, 
     // Before the first get/put nothing is cached, so only that harness's rows are read: a source that
     // lists its entries while it is being created does not load (and parse) every other harness's.
     list: (harness) => (byPath ? [...byPath.values()].filter((e) => e.harness === harness) : listOf.all(harness).map(toEntry)),
+    wantsToolOutput: toolOutput,
     flush,
   };
 }

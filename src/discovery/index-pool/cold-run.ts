@@ -57,6 +57,7 @@ interface Planned {
 /** Plans the run; null when the unread bytes are below the threshold (the source reads them itself). */
 export function startColdRun(o: ColdRunOptions): ColdRun | null {
   const planned = new Map<string, Planned>();
+  const wanted = o.messages ? { messages: true, toolOutput: o.index.wantsToolOutput?.() ?? true } : {};
   let bytesTotal = 0;
   for (const f of o.files) {
     const entry = o.index.get(f.path);
@@ -64,7 +65,7 @@ export function startColdRun(o: ColdRunOptions): ColdRun | null {
     if (ours && entry.size === f.size && entry.mtimeMs === f.mtimeMs) continue; // up to date
     const resume = ours && f.size >= entry.offset && f.mtimeMs >= entry.mtimeMs;
     const from = resume ? entry.offset : 0;
-    const task: FileTask = { path: f.path, from, summary: resume ? entry.summary : null, bytes: Math.max(0, f.size - from), ...(o.messages ? { messages: true } : {}) };
+    const task: FileTask = { path: f.path, from, summary: resume ? entry.summary : null, bytes: Math.max(0, f.size - from), ...wanted };
     planned.set(f.path, { task, before: entry });
     bytesTotal += task.bytes;
   }

@@ -15,6 +15,8 @@ export interface FileTask {
   bytes: number;
   /** Also read the bytes' conversation messages, for search. */
   messages?: boolean;
+  /** With `messages`: whether tool results' text is wanted (false: each is a message without text). Default: true. */
+  toolOutput?: boolean;
 }
 
 /** What reading one file gave: the index entry's fields, or why it could not be read. */

@@ -24,25 +24,3 @@ export function pageConversation(
   const end = from + messages.length;
   return { messages, total, next: end < total ? end : null };
 }
-
-/**
- * The messages of the complete lines in bytes [from, to) of a transcript, read with the same filter
- * and line bound as pageConversation, so that the index's positions (counted over these) and reading
- * agree. The discovery fold reads those bytes first (from bytes, often without a whole parse); this
- * reads them again for search, from the page cache. `to` is where that fold stopped: a line appended
- * meanwhile is left to the next read.
- */
-export function messagesBetween(
-  file: string,
-  from: number,
-  to: number,
-  read: Pick<JsonlReadOptions, 'ignore' | 'headBytes' | 'maxLineBytes'>,
-  messagesOf: (record: unknown) => readonly TranscriptMessage[],
-): TranscriptMessage[] {
-  const items: TranscriptMessage[] = [];
-  if (to <= from) return items;
-  readJsonlFrom(file, from, (rec) => {
-    for (const m of messagesOf(rec)) items.push(m);
-  }, { ...read, maxBytes: to - from });
-  return items;
-}

@@ -6,4 +6,4 @@ export { ELIDED, parseSkeleton } from './skeleton.ts';
 export type { JsonlReadOptions, JsonlReadResult, OnRecord } from './jsonl-reader.ts';
 export { readJsonlTail } from './jsonl-tail.ts';
 export type { JsonlTailOptions } from './jsonl-tail.ts';
-export { messagesBetween, pageConversation } from './conversation-page.ts';
+export { pageConversation } from './conversation-page.ts';

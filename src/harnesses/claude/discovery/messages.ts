@@ -5,6 +5,7 @@
  * sidechain (subagent) records and Claude Code's own bookkeeping records give none.
  */
 import { clipMessageText, type MessageRole, type TranscriptMessage } from '../../../core/transcript-message.ts';
+import { ELIDED, parseJsonLine } from '../../../discovery/jsonl/index.ts';
 import { asIsoTime, asObject, asString } from './record-fields.ts';
 import type { Json } from './record-fields.ts';
 
@@ -31,8 +32,17 @@ function push(out: TranscriptMessage[], role: MessageRole, text: string, at: str
   if (t !== '') out.push({ role, text: t, at });
 }
 
+export interface ConversationOptions {
+  /**
+   * Whether a tool result's text is wanted. Default: true. When false each tool result is still a
+   * message (positions count it) but with empty text, so a caller never decodes a tool's output.
+   */
+  toolOutput?: boolean;
+}
+
 /** The messages of one parsed record, in order; [] for records that hold none. */
-export function conversationOf(raw: unknown): TranscriptMessage[] {
+export function conversationOf(raw: unknown, options: ConversationOptions = {}): TranscriptMessage[] {
+  const toolOutput = options.toolOutput !== false;
   const r = asObject(raw);
   if (!r || r.isSidechain === true) return [];
   const at = asIsoTime(r.timestamp);
@@ -58,7 +68,30 @@ export function conversationOf(raw: unknown): TranscriptMessage[] {
       const t = asString(b.text) ?? '';
       push(out, textRole(t), t, at);
     } else if (b.type === 'tool_use') push(out, 'tool-call', toolCallText(b), at);
-    else if (b.type === 'tool_result') push(out, 'tool-result', toolResultText(b) || '(no output)', at);
+    // Always one message, blank output included ('(no output)'), so the count never needs the text.
+    else if (b.type === 'tool_result') out.push({ role: 'tool-result', text: toolOutput ? clipMessageText(toolResultText(b)) || '(no output)' : '', at });
   }
   return out;
+}
+
+/** Every elided string reads as ELIDED, which starts with U+0000 (a NUL in real text only costs a whole parse). */
+const NUL = '\u0000';
+
+/**
+ * A line's messages from the record the discovery fold read it as (`skeletal`: its skeleton, long strings
+ * elided — jsonl/skeleton.ts), appended to `out`, so search costs no second read nor parse of the file.
+ * They come from the skeleton unless one of them needs an elided string's text; only then is the line
+ * parsed whole. The count never depends on what is decoded: a tool result is one message whatever its
+ * text (conversationOf), and a text block's emptiness is decided on its whole text whenever that text
+ * was elided. A line
+ * whose skeleton parses but whose whole text does not (an escape broken inside a long string) keeps the
+ * skeleton's messages, the elided parts left out.
+ */
+export function pushLineMessages(out: TranscriptMessage[], record: unknown, line: Buffer, skeletal: boolean, options: ConversationOptions): void {
+  let found = conversationOf(record, options);
+  if (skeletal && found.some((m) => m.text.includes(NUL))) {
+    const whole = parseJsonLine(line, { linesParsed: 0, linesSkipped: 0 });
+    found = whole === undefined ? found.map((m) => ({ ...m, text: m.text.split(ELIDED).join('') })) : conversationOf(whole, options);
+  }
+  for (const m of found) out.push(m);
 }

@@ -11,6 +11,9 @@
  * that came out elided. So tokens, cost and every other field come out as a whole parse gives them.
  */
 import { ELIDED, isBlank, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
+import type { TranscriptMessage } from '../../../core/transcript-message.ts';
+import { pushLineMessages } from './messages.ts';
+import type { ConversationOptions } from './messages.ts';
 import { asObject } from './record-fields.ts';
 import type { Json } from './record-fields.ts';
 import { applyRecord } from './transcript.ts';
@@ -26,9 +29,9 @@ export interface LineCounts {
 }
 
 /** Lines up to this many bytes are parsed whole: below it a skeleton saves nothing. */
-const WHOLE_LINE_BYTES = 1024;
+export const WHOLE_LINE_BYTES = 1024;
 /** Strings longer than this (bytes, quotes included) are elided from a large line's skeleton. */
-const ELIDE_BYTES = 256;
+export const ELIDE_BYTES = 256;
 
 const TYPE_HEAD = Buffer.from('{"type":"');
 /** Metadata records Muster never shows, by the value of a leading `type` (prefixes end in '"' when exact). */
@@ -40,7 +43,7 @@ const TRUE = Buffer.from('true');
 const FALSE = Buffer.from('false');
 const ATTACHMENT = Buffer.from(',"attachment":');
 /** The reader's head window: a parentUuid longer than this is not recognised, as before. */
-const HEAD_BYTES = 512;
+export const HEAD_BYTES = 512;
 const GITHUB = Buffer.from('github.com');
 
 // A byte loop: Buffer#compare's argument checks cost more than these few bytes.
@@ -91,8 +94,17 @@ function skeletonSuffices(s: TranscriptSummary, record: Json, line: Buffer): boo
   }
 }
 
-/** Folds one line (without its '\n') into `s`. Never throws; malformed lines are counted skipped. */
-export function foldTranscriptLine(s: TranscriptSummary, line: Buffer, counts: LineCounts, sink?: UsageSink): void {
+/** Where a fold also puts each line's conversation messages (search), read from the same bytes. */
+export interface MessageCollector {
+  items: TranscriptMessage[];
+  options: ConversationOptions;
+}
+
+/**
+ * Folds one line (without its '\n') into `s`, and its messages into `messages` when given. Never throws;
+ * malformed lines are counted skipped.
+ */
+export function foldTranscriptLine(s: TranscriptSummary, line: Buffer, counts: LineCounts, sink?: UsageSink, messages?: MessageCollector): void {
   if (isBlank(line)) return;
   if (isIgnoredLine(line)) {
     counts.linesIgnored++;
@@ -109,22 +121,30 @@ export function foldTranscriptLine(s: TranscriptSummary, line: Buffer, counts: L
     if (record === null || typeof record.type !== 'string' || skeletonSuffices(s, record, line)) {
       counts.linesParsed++;
       applyRecord(s, skeleton, sink);
+      if (messages) pushLineMessages(messages.items, skeleton, line, true, messages.options);
       return;
     }
+    const whole = parseJsonLine(line, counts);
+    if (whole !== undefined) applyRecord(s, whole, sink);
+    // Messages by the skeleton's rule (a line valid only as a skeleton keeps the skeleton's), as reading counts them.
+    if (messages) pushLineMessages(messages.items, whole ?? skeleton, line, whole === undefined, messages.options);
+    return;
   }
   const record = parseJsonLine(line, counts);
-  if (record !== undefined) applyRecord(s, record, sink);
+  if (record === undefined) return;
+  applyRecord(s, record, sink);
+  if (messages) pushLineMessages(messages.items, record, line, false, messages.options);
 }
 
 /**
  * Folds the complete lines of `path` from byte `from` into `s` (each API message's usage record to
- * `sink`); returns the offset reached and the counts. Throws only when the file cannot be read or is
- * not a regular file.
+ * `sink`, each line's conversation messages to `messages`); returns the offset reached and the counts.
+ * Throws only when the file cannot be read or is not a regular file.
  */
-export function foldTranscriptFile(path: string, from: number, s: TranscriptSummary, maxLineBytes: number, sink?: UsageSink): LineCounts & { offset: number } {
+export function foldTranscriptFile(path: string, from: number, s: TranscriptSummary, maxLineBytes: number, sink?: UsageSink, messages?: MessageCollector): LineCounts & { offset: number } {
   const counts: LineCounts = { linesParsed: 0, linesSkipped: 0, linesIgnored: 0 };
   const r = readLinesFrom(path, from, {
-    line: (bytes) => foldTranscriptLine(s, bytes, counts, sink),
+    line: (bytes) => foldTranscriptLine(s, bytes, counts, sink, messages),
     oversize(head) {
       if (isIgnoredLine(head)) {
         counts.linesIgnored++;

@@ -15,11 +15,9 @@ import { createTranscriptSummary, isTranscriptSummary } from './transcript.ts';
 import { foldTranscriptFile } from './transcript-lines.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
-import type { MessagePage, TranscriptMessage } from '../../../core/transcript-message.ts';
-import { messagesBetween, pageConversation } from '../../../discovery/jsonl/index.ts';
-import { conversationOf } from './messages.ts';
-import { ignoreTranscriptLine } from './transcript.ts';
-
+import type { MessagePage } from '../../../core/transcript-message.ts';
+import { pageClaudeLines } from './line-messages.ts';
+import type { MessageCollector } from './transcript-lines.ts';
 
 export interface ScannedTranscript {
   path: string;
@@ -100,12 +98,12 @@ export function readTranscript(
   const from = reusable ? entry.offset : 0;
   const usage: UsageRecord[] = [];
   const sink = { sessionId: id, emit: (u: UsageRecord) => void usage.push(u) };
-  const search = options.search !== false;
+  const collector: MessageCollector | undefined = options.search !== false ? { items: [], options: { toolOutput: options.index.wantsToolOutput?.() ?? true } } : undefined;
   try {
-    const r = foldTranscriptFile(file, from, summary, options.maxLineBytes ?? MAX_LINE_BYTES, sink);
+    const r = foldTranscriptFile(file, from, summary, options.maxLineBytes ?? MAX_LINE_BYTES, sink, collector);
     counters.linesParsed += r.linesParsed;
     counters.linesSkipped += r.linesSkipped;
-    const messages = search ? { messages: { sessionId: id, from, items: claudeMessagesBetween(file, from, r.offset, options.maxLineBytes) } } : {};
+    const messages = collector ? { messages: { sessionId: id, from, items: collector.items } } : {};
     options.index.put({ path: file, harness: 'claude', size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, ...messages });
   } catch (e) {
     skip(counters, file, e, 'read failed');
@@ -153,20 +151,16 @@ export function foldClaudeTask(task: FileTask): FileResult {
     // The session id is the file's name, as listing takes it (transcript-files.ts).
     const sink = { sessionId: path.basename(task.path, '.jsonl'), emit: (u: UsageRecord) => void usage.push(u) };
     const from = resume ? task.from : 0;
-    const r = foldTranscriptFile(task.path, from, summary, MAX_LINE_BYTES, sink);
-    const messages = task.messages ? { messages: { sessionId: sink.sessionId, from, items: claudeMessagesBetween(task.path, from, r.offset) } } : {};
+    const collector: MessageCollector | undefined = task.messages ? { items: [], options: { toolOutput: task.toolOutput !== false } } : undefined;
+    const r = foldTranscriptFile(task.path, from, summary, MAX_LINE_BYTES, sink, collector);
+    const messages = collector ? { messages: { sessionId: sink.sessionId, from, items: collector.items } } : {};
     return { ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, ...messages, linesParsed: r.linesParsed, linesSkipped: r.linesSkipped, bytes: task.bytes };
   } catch (e) {
     return failedResult(task, e);
   }
 }
 
-/** The messages of bytes [from, to) of a transcript, for search (positions as pageClaudeTranscript counts them). */
-export function claudeMessagesBetween(file: string, from: number, to: number, maxLineBytes = MAX_LINE_BYTES): TranscriptMessage[] {
-  return messagesBetween(file, from, to, { ignore: ignoreTranscriptLine, maxLineBytes }, conversationOf);
-}
-
 /** A page of a transcript's conversation, read as the index reads messages, so positions match. */
 export function pageClaudeTranscript(file: string, from: number, limit: number, maxLineBytes = MAX_LINE_BYTES): MessagePage {
-  return pageConversation(file, { ignore: ignoreTranscriptLine, maxLineBytes }, conversationOf, from, limit);
+  return pageClaudeLines(file, from, limit, maxLineBytes);
 }

@@ -12,8 +12,8 @@ import type { RolloutSummary } from './rollout.ts';
 import { foldRolloutFile, HEAD_BYTES } from './rollout-lines.ts';
 import type { RolloutFile } from './rollout-scan.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
-import type { MessagePage } from '../../../core/transcript-message.ts';
-import { messagesBetween, pageConversation } from '../../../discovery/jsonl/index.ts';
+import type { MessagePage, TranscriptMessage } from '../../../core/transcript-message.ts';
+import { pageConversation } from '../../../discovery/jsonl/index.ts';
 import { rolloutMessagesOf } from './rollout-messages.ts';
 import type { UsageSink } from './usage-records.ts';
 
@@ -30,8 +30,9 @@ export interface ReadCounters {
 /** Lines longer than this are never parsed: a session_meta is ~20 KB, real records far below 4 MiB. */
 const MAX_LINE_BYTES = 4 * 1024 * 1024;
 /**
- * How search reads a rollout's messages, and reading pages them: one filter, so positions agree (its
- * skips depend on no summary state that changes which messages a line gives). A fresh filter per read: it
+ * How reading pages a rollout's messages: the filter the fold's messages follow (rollout-lines.ts keeps
+ * every prompt and reply it keeps), so positions agree (its skips depend on no summary state that
+ * changes which messages a line gives). A fresh filter per read: it
  * notes timestamps and closed calls in the summary it is given, which no read should share.
  */
 const rolloutRead = () => ({ ignore: rolloutIgnore(emptyRolloutSummary(), { messages: true }), headBytes: HEAD_BYTES, maxLineBytes: MAX_LINE_BYTES });
@@ -75,11 +76,12 @@ export function readRollout(path: string, index: TranscriptIndex, counters: Read
   counters.filesScanned++;
   const usage: UsageRecord[] = [];
   const sink = usageSinkOf(path, usage);
+  const items: TranscriptMessage[] = [];
   try {
-    const r = foldRolloutFile(path, from, summary, MAX_LINE_BYTES, sink);
+    const r = foldRolloutFile(path, from, summary, MAX_LINE_BYTES, sink, items);
     counters.linesParsed += r.linesParsed + r.linesIgnored;
     counters.linesSkipped += r.linesSkipped;
-    const messages = messagesOf(path, from, r.offset);
+    const messages = messagesOf(path, from, items);
     index.put({ path, harness: 'codex', size, mtimeMs, offset: r.offset, summary, usage, ...(messages ? { messages } : {}) });
     return summary;
   } catch (e) {
@@ -118,8 +120,9 @@ export function foldCodexTask(task: FileTask): FileResult {
     const summary = resume ? (task.summary as RolloutSummary) : emptyRolloutSummary();
     const usage: UsageRecord[] = [];
     const from = resume ? task.from : 0;
-    const r = foldRolloutFile(task.path, from, summary, MAX_LINE_BYTES, usageSinkOf(task.path, usage));
-    const messages = task.messages ? messagesOf(task.path, from, r.offset) : undefined;
+    const items: TranscriptMessage[] | undefined = task.messages ? [] : undefined;
+    const r = foldRolloutFile(task.path, from, summary, MAX_LINE_BYTES, usageSinkOf(task.path, usage), items);
+    const messages = items ? messagesOf(task.path, from, items) : undefined;
     return {
       ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, ...(messages ? { messages } : {}),
       linesParsed: r.linesParsed + r.linesIgnored, linesSkipped: r.linesSkipped, bytes: task.bytes,
@@ -135,9 +138,9 @@ function usageSinkOf(path: string, out: UsageRecord[]): UsageSink | undefined {
   return threadId ? { sessionId: threadId, emit: (u) => void out.push(u) } : undefined;
 }
 
-/** The conversation messages of bytes [from, to) of a rollout, for its thread (none without a thread id in its name). */
-function messagesOf(path: string, from: number, to: number): IndexedMessages | undefined {
+/** The conversation messages a fold read from byte `from` of a rollout, for its thread (none without a thread id in its name). */
+function messagesOf(path: string, from: number, items: TranscriptMessage[]): IndexedMessages | undefined {
   const threadId = threadIdFromRolloutName(basename(path));
   if (!threadId) return undefined;
-  return { sessionId: threadId, from, items: messagesBetween(path, from, to, rolloutRead(), rolloutMessagesOf) };
+  return { sessionId: threadId, from, items };
 }

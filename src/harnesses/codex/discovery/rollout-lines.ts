@@ -9,7 +9,9 @@
  * skeleton (jsonl/skeleton.ts) when every field the summary takes from it is outside the elided text.
  */
 import { ELIDED, isBlank, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
+import type { TranscriptMessage } from '../../../core/transcript-message.ts';
 import { applyRolloutRecord } from './rollout.ts';
+import { rolloutMessagesOf } from './rollout-messages.ts';
 import type { RolloutSummary } from './rollout.ts';
 import type { UsageSink } from './usage-records.ts';
 
@@ -35,6 +37,7 @@ const CALL_OUTPUT = b('_call_output');
 const CALL_ID = b('"call_id":"');
 const ITEM_COMPLETED = b(',"type":"event_msg","payload":{"type":"item_completed"');
 const USER_MESSAGE = b('"item":{"type":"UserMessage"');
+const AGENT_MESSAGE = b('"item":{"type":"AgentMessage"');
 const ITEM_TYPE = b('"item":{"type":"');
 const TIMESTAMP_HEAD = b('{"timestamp":"');
 const QUOTE = 0x22;
@@ -99,6 +102,15 @@ function timestampOf(head: Buffer): string | undefined {
  * from its head (its time; the pending call an output closes).
  */
 export function ignoreRolloutLine(s: RolloutSummary, line: Buffer): boolean {
+  return headVerdict(s, line) !== PARSE;
+}
+
+/** What a line's head says: parse it; ignore it; ignore it for the summary, but it is a prompt or reply (search's). */
+const PARSE = 0;
+const IGNORE = 1;
+const IGNORE_BUT_MESSAGE = 2;
+
+function headVerdict(s: RolloutSummary, line: Buffer): number {
   const head = line.length > HEAD_BYTES ? line.subarray(0, HEAD_BYTES) : line;
   // The three record heads all start with `,"type":"`: look where that occurs (once or twice in a
   // head) instead of searching the head for each.
@@ -112,6 +124,7 @@ export function ignoreRolloutLine(s: RolloutSummary, line: Buffer): boolean {
   }
   let skip = false;
   let closes: string | null = null;
+  let message = false;
   if (world) skip = true;
   else if (response) {
     if (head.indexOf(MESSAGE) !== -1 || head.indexOf(REASONING) !== -1) skip = true;
@@ -120,14 +133,17 @@ export function ignoreRolloutLine(s: RolloutSummary, line: Buffer): boolean {
       skip = closes !== null;
     }
   } else if (item) {
-    const wanted = s.firstPrompt === null && head.indexOf(USER_MESSAGE) !== -1;
+    const user = head.indexOf(USER_MESSAGE) !== -1;
+    const wanted = s.firstPrompt === null && user;
     skip = !wanted && hasItemType(head);
+    // As rolloutIgnore's `messages` filter keeps them: every prompt and reply.
+    message = skip && (user || head.indexOf(AGENT_MESSAGE) !== -1);
   }
-  if (!skip) return false;
+  if (!skip) return PARSE;
   const ts = timestampOf(head);
   if (ts !== undefined && (s.lastActivityAt === null || ts > s.lastActivityAt)) s.lastActivityAt = ts;
   if (closes !== null) delete s.pending[closes];
-  return true;
+  return message ? IGNORE_BUT_MESSAGE : IGNORE;
 }
 
 const elided = (x: unknown): boolean => x === ELIDED;
@@ -141,12 +157,21 @@ function metaSuffices(record: unknown): boolean {
   return ![p.id, p.timestamp, p.cwd, p.originator, p.source, p.thread_source, p.cli_version].some(elided) && !(git && typeof git === 'object' && elided(git.branch));
 }
 
-/** Folds one line (without its '\n') into `s`. Never throws; malformed lines are counted skipped. */
-export function foldRolloutLine(s: RolloutSummary, line: Buffer, counts: LineCounts, sink?: UsageSink): void {
+/**
+ * Folds one line (without its '\n') into `s`, and its conversation messages into `messages` when given
+ * (as search's filter reads them: a prompt or reply the summary does not parse is parsed for them).
+ * Never throws; malformed lines are counted skipped.
+ */
+export function foldRolloutLine(s: RolloutSummary, line: Buffer, counts: LineCounts, sink?: UsageSink, messages?: TranscriptMessage[]): void {
   if (isBlank(line)) return;
-  if (ignoreRolloutLine(s, line)) {
+  const verdict = headVerdict(s, line);
+  if (verdict !== PARSE) {
     counts.linesIgnored++;
     s.records++; // only a Codex record's head is taken
+    if (messages && verdict === IGNORE_BUT_MESSAGE) {
+      const record = parseJsonLine(line, { linesParsed: 0, linesSkipped: 0 });
+      if (record !== undefined) for (const m of rolloutMessagesOf(record)) messages.push(m);
+    }
     return;
   }
   if (line.length > WHOLE_LINE_BYTES) {
@@ -158,18 +183,23 @@ export function foldRolloutLine(s: RolloutSummary, line: Buffer, counts: LineCou
     if (metaSuffices(skeleton)) {
       counts.linesParsed++;
       applyRolloutRecord(s, skeleton, sink);
-      return;
+      return; // a session_meta: no message
     }
   }
   const record = parseJsonLine(line, counts);
-  if (record !== undefined) applyRolloutRecord(s, record, sink);
+  if (record === undefined) return;
+  applyRolloutRecord(s, record, sink);
+  if (messages) for (const m of rolloutMessagesOf(record)) messages.push(m);
 }
 
-/** Folds the complete lines of `path` from byte `from` (each request's usage record to `sink`); throws only when the file cannot be read. */
-export function foldRolloutFile(path: string, from: number, s: RolloutSummary, maxLineBytes: number, sink?: UsageSink): LineCounts & { offset: number } {
+/**
+ * Folds the complete lines of `path` from byte `from` (each request's usage record to `sink`, each line's
+ * messages to `messages`); throws only when the file cannot be read.
+ */
+export function foldRolloutFile(path: string, from: number, s: RolloutSummary, maxLineBytes: number, sink?: UsageSink, messages?: TranscriptMessage[]): LineCounts & { offset: number } {
   const counts: LineCounts = { linesParsed: 0, linesSkipped: 0, linesIgnored: 0 };
   const r = readLinesFrom(path, from, {
-    line: (bytes) => foldRolloutLine(s, bytes, counts, sink),
+    line: (bytes) => foldRolloutLine(s, bytes, counts, sink, messages),
     oversize(head) {
       if (!isBlank(head) && ignoreRolloutLine(s, head)) {
         counts.linesIgnored++;

@@ -7,7 +7,10 @@
 import fs from 'node:fs';
 import type { TranscriptIndex } from '../../../discovery/contract.ts';
 import { isNotRegularFile } from '../../../discovery/regular-file/index.ts';
-import { openOpenCodeDb, scanOpenCodeDb } from './db-reader.ts';
+import { DEFAULT_COLD_MIN_BYTES, type ColdIndexing, type FileResult } from '../../../discovery/index-pool/index.ts';
+import type { IndexProgress } from '../../../discovery/contract.ts';
+import { OPENCODE_COLD_KIND, chunkTasks, usageBySession, type OpenCodeChunkResult } from './cold.ts';
+import { openOpenCodeDb, readSessionKeys, scanOpenCodeDb } from './db-reader.ts';
 import { scanJsonStorage } from './json-storage.ts';
 import type { OpenCodeSessionSummary } from './summary.ts';
 
@@ -24,6 +27,12 @@ export interface StoreCounters {
 export interface StoreScanner {
   /** Current summaries of every top-level session (the SQLite store wins over the JSON tree). */
   scan(): Map<string, OpenCodeSessionSummary>;
+  /**
+   * Reads the store's sessions the index does not hold (or holds stale) in the cold indexer's workers,
+   * when they are worth it (cold.ts); while it runs, scan() serves what has landed. Null when there is
+   * nothing to read that way; else resolves once every chunk is in (never rejects).
+   */
+  coldIndex(cold: ColdIndexing, onProgress: (p: IndexProgress) => void): Promise<void> | null;
 }
 
 export function createStoreScanner(opts: { dbPath: string; storageDir: string; index: TranscriptIndex; counters: StoreCounters }): StoreScanner {
@@ -31,7 +40,11 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
   let db = loadFromIndex(index, `${dbPath}#`);
   let json = loadFromIndex(index, `${storageDir}#`);
 
+  /** True while a cold index reads the store: scanDb leaves it to it. */
+  let coldRunning = false;
+
   function scanDb(): void {
+    if (coldRunning) return;
     const fp = fingerprint(dbPath);
     const entry = index.get(dbPath);
     if (fp === null) {
@@ -85,7 +98,59 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
     index.remove(prefix);
   }
 
+  /** Plans the cold read: the sessions whose change key the index does not hold, newest first. */
+  function planCold(): { ids: string[]; bytes: number; total: number } | null {
+    if (fingerprint(dbPath) === null || index.get(dbPath)) return null; // no store, or one scanned before
+    let handle;
+    try {
+      handle = openOpenCodeDb(dbPath);
+      const keys = readSessionKeys(handle);
+      const stale = keys.filter((k) => db.get(k.id)?.key !== k.key).sort((a, b) => b.updated - a.updated);
+      const st = fs.statSync(dbPath);
+      return { ids: stale.map((k) => k.id), bytes: Math.round((st.size * stale.length) / Math.max(1, keys.length)), total: keys.length };
+    } catch (e) {
+      pushError(counters, `opencode db ${dbPath}: ${(e as Error).message}`);
+      return null;
+    } finally {
+      handle?.close();
+    }
+  }
+
+  function applyChunk(r: FileResult): void {
+    counters.filesScanned++;
+    if (!r.ok) {
+      counters.filesSkipped++;
+      pushError(counters, `opencode db ${dbPath}: ${r.message}`);
+      return;
+    }
+    counters.linesParsed += r.linesParsed;
+    counters.linesSkipped += r.linesSkipped;
+    const usage = usageBySession(r.usage);
+    for (const s of (r.summary as OpenCodeChunkResult).sessions) {
+      db.set(s.id, s);
+      index.put({ path: `${dbPath}#${s.id}`, harness: 'opencode', size: 0, mtimeMs: s.updatedMs ?? 0, offset: 0, summary: s, usage: usage.get(s.id) ?? [] });
+    }
+  }
+
   return {
+    coldIndex(cold, onProgress) {
+      if (coldRunning) return null;
+      const plan = planCold();
+      if (!plan || plan.ids.length === 0 || plan.bytes < (cold.minBytes ?? DEFAULT_COLD_MIN_BYTES)) return null;
+      const tasks = chunkTasks(dbPath, plan.ids, plan.bytes, plan.ids.length);
+      const progress: IndexProgress = { harness: 'opencode', total: plan.ids.length, done: 0, bytesTotal: plan.bytes, bytesDone: 0 };
+      onProgress({ ...progress });
+      coldRunning = true;
+      return cold.indexer.read(OPENCODE_COLD_KIND, tasks, (results) => {
+        for (const r of results) {
+          applyChunk(r);
+          // Sessions read (one deleted since the plan is not; a failed chunk's are read by the next scan).
+          progress.done += r.ok ? (r.summary as OpenCodeChunkResult).sessions.length : 0;
+          progress.bytesDone += r.bytes;
+        }
+        onProgress({ ...progress });
+      }).finally(() => { coldRunning = false; });
+    },
     scan() {
       scanDb();
       scanJson();

@@ -58,7 +58,9 @@ test('a cold index reads the store in chunks beside the first listing, and ends 
   assert.deepEqual(seen[0], { harness: 'opencode', total: N, done: 0, bytesTotal: seen[0]?.bytesTotal, bytesDone: 0 });
   assert.equal(seen.length, 1 + Math.ceil(N / CHUNK_SESSIONS), 'a figure per chunk');
   assert.equal(seen.at(-1)?.done, N);
+  assert.ok(index.get(st.dbPath), 'nothing was committed meanwhile: the index holds the store as it is');
   assert.deepEqual(byId(await source.list()), byId(plain), 'tokens, cost, titles: the same sessions');
+  assert.equal(source.diagnostics().linesParsed, N, 'the listing after it read nothing again');
   assert.equal(source.coldIndex?.(() => {}), null, 'once indexed, nothing is left for a cold index');
   assert.deepEqual(byKey(index.usage()), byKey(plainIndex.usage()), 'the workers emit the usage records a plain read does');
   await indexer.close();

@@ -61,7 +61,7 @@ export function foldOpenCodeTask(task: FileTask): FileResult {
 }
 
 /** Sessions per task: a batch of progress, and the most one worker reads in one transaction. */
-export const CHUNK_SESSIONS = 64;
+export const CHUNK_SESSIONS = 32;
 
 /** Splits `ids` (in reading order) into tasks over the store, each weighted by its share of the store's bytes. */
 export function chunkTasks(dbPath: string, ids: readonly string[], storeBytes: number, total: number): FileTask[] {

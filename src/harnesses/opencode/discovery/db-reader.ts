@@ -92,6 +92,13 @@ export function scanOpenCodeDb(db: Db, previous: ReadonlyMap<string, OpenCodeSes
   return out;
 }
 
+/** Every top-level session's id, the most recently updated first. */
+export function readSessionIds(db: Db, cols: Set<string> = sessionTableColumns(db)): string[] {
+  if (cols.size === 0) return [];
+  const topLevel = cols.has('parent_id') ? 'WHERE parent_id IS NULL' : '';
+  return db.prepare(`SELECT id FROM session ${topLevel} ORDER BY time_updated DESC, id`).pluck().all() as string[];
+}
+
 /** From this many changed sessions on, one pass over their messages beats five queries each. */
 const BULK_MIN = 16;
 

@@ -10,7 +10,7 @@ import { isNotRegularFile } from '../../../discovery/regular-file/index.ts';
 import { DEFAULT_COLD_MIN_BYTES, type ColdIndexing, type FileResult } from '../../../discovery/index-pool/index.ts';
 import type { IndexProgress } from '../../../discovery/contract.ts';
 import { OPENCODE_COLD_KIND, chunkTasks, usageBySession, type OpenCodeChunkResult } from './cold.ts';
-import { openOpenCodeDb, readSessionKeys, scanOpenCodeDb } from './db-reader.ts';
+import { openOpenCodeDb, readSessionIds, scanOpenCodeDb } from './db-reader.ts';
 import { scanJsonStorage } from './json-storage.ts';
 import type { OpenCodeSessionSummary } from './summary.ts';
 
@@ -98,22 +98,32 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
     index.remove(prefix);
   }
 
-  /** Plans the cold read: the sessions whose change key the index does not hold, newest first. */
-  function planCold(): { ids: string[]; bytes: number; total: number } | null {
+  /** Plans the cold read: the sessions the index does not hold, newest first (no change keys: one plain query). */
+  function planCold(): { ids: string[]; bytes: number } | null {
     if (fingerprint(dbPath) === null || index.get(dbPath)) return null; // no store, or one scanned before
     let handle;
     try {
       handle = openOpenCodeDb(dbPath);
-      const keys = readSessionKeys(handle);
-      const stale = keys.filter((k) => db.get(k.id)?.key !== k.key).sort((a, b) => b.updated - a.updated);
+      const all = readSessionIds(handle);
+      const ids = all.filter((id) => !db.has(id));
       const st = fs.statSync(dbPath);
-      return { ids: stale.map((k) => k.id), bytes: Math.round((st.size * stale.length) / Math.max(1, keys.length)), total: keys.length };
+      return { ids, bytes: Math.round((st.size * ids.length) / Math.max(1, all.length)) };
     } catch (e) {
       pushError(counters, `opencode db ${dbPath}: ${(e as Error).message}`);
       return null;
     } finally {
       handle?.close();
     }
+  }
+
+  /**
+   * After a cold index that read every session of a store nothing was committed to meanwhile (same
+   * fingerprint), the index holds the store as it is: the next scan need not compare every change key.
+   */
+  function settleCold(fp: string | null, complete: boolean): void {
+    if (!complete || fp === null || fingerprint(dbPath) !== fp) return;
+    const st = fs.statSync(dbPath);
+    index.put({ path: dbPath, harness: 'opencode', size: st.size, mtimeMs: st.mtimeMs, offset: 0, summary: { fp } });
   }
 
   function applyChunk(r: FileResult): void {
@@ -135,21 +145,30 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
   return {
     coldIndex(cold, onProgress) {
       if (coldRunning) return null;
+      const fp = fingerprint(dbPath);
+      const fresh = db.size === 0;
       const plan = planCold();
       if (!plan || plan.ids.length === 0 || plan.bytes < (cold.minBytes ?? DEFAULT_COLD_MIN_BYTES)) return null;
       const tasks = chunkTasks(dbPath, plan.ids, plan.bytes, plan.ids.length);
       const progress: IndexProgress = { harness: 'opencode', total: plan.ids.length, done: 0, bytesTotal: plan.bytes, bytesDone: 0 };
       onProgress({ ...progress });
       coldRunning = true;
+      let failed = false;
+      let landed = 0;
       return cold.indexer.read(OPENCODE_COLD_KIND, tasks, (results) => {
         for (const r of results) {
           applyChunk(r);
+          failed ||= !r.ok;
+          landed++;
           // Sessions read (one deleted since the plan is not; a failed chunk's are read by the next scan).
           progress.done += r.ok ? (r.summary as OpenCodeChunkResult).sessions.length : 0;
           progress.bytesDone += r.bytes;
         }
         onProgress({ ...progress });
-      }).finally(() => { coldRunning = false; });
+      }).finally(() => {
+        coldRunning = false;
+        if (fresh) settleCold(fp, !failed && landed === tasks.length);
+      });
     },
     scan() {
       scanDb();

@@ -6,7 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { foldOpenCodeTask, chunkTasks, type OpenCodeChunkResult } from './cold.ts';
+import { createBulkReader } from './db-bulk.ts';
 import { openOpenCodeDb, readSessionKeys, scanOpenCodeDb } from './db-reader.ts';
+import { sessionTableColumns } from './db-rows.ts';
 import { assistantMessage, createFixtureStore, fixtureSessionId, userMessage, type FixtureStore } from './fixture-store.test-support.ts';
 import type { OpenCodeSessionSummary } from './summary.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
@@ -71,9 +73,16 @@ test('bulk and per-session reads agree on every session, usage record and mark, 
   st.db.prepare('UPDATE message SET data = ?, time_updated = 99999 WHERE id = ?').run(JSON.stringify(assistantMessage(2001, { completedMs: 2100, finish: 'stop' })), 'msg_002_003');
   st.addMessage(fixtureSessionId(103), 'msg_003_900', 99_000, assistantMessage(99_000, { completedMs: 99_100, finish: 'stop' }), 99_200);
   const second = bothWays(st.dbPath, first.each.sessions);
-  assert.equal(second.bulk.reread, 2);
-  assert.deepEqual(second.bulk.sessions, second.each.sessions);
-  assert.deepEqual(byKey(second.bulk.usage), byKey(second.each.usage));
+  assert.equal(second.each.reread, 2);
+  // Known sessions are read one by one (newest messages, usage since their mark); the bulk reader given
+  // the same marks reads the same.
+  const changed = [fixtureSessionId(102), fixtureSessionId(103)];
+  const db = openOpenCodeDb(st.dbPath);
+  const bulk = createBulkReader(db, sessionTableColumns(db)).read(changed, new Map(changed.map((id) => [id, first.each.sessions.get(id)?.usageMark ?? 0])));
+  db.close();
+  for (const s of bulk.sessions) assert.deepEqual(s, second.each.sessions.get(s.id));
+  assert.deepEqual(byKey(bulk.usage), byKey(second.each.usage));
+  assert.ok(bulk.usage.length >= 2, 'the completed reply and the new one');
   st.close();
 });
 

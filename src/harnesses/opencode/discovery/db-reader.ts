@@ -66,7 +66,7 @@ export function readSessionKeys(db: Db, cols: Set<string> = sessionTableColumns(
 }
 
 export interface ScanOptions {
-  /** From this many changed sessions on, they are read in one pass (db-bulk.ts). Default: 16. */
+  /** From this many new sessions (none in `previous`) on, they are read in one pass (db-bulk.ts). Default: 16. */
   bulkMin?: number;
 }
 
@@ -76,16 +76,21 @@ export function scanOpenCodeDb(db: Db, previous: ReadonlyMap<string, OpenCodeSes
   if (cols.size === 0) return { sessions: new Map(), reread: 0, malformed: 0, usage: [] };
   const keys = readSessionKeys(db, cols);
   const out: DbScanResult = { sessions: new Map(), reread: 0, malformed: 0, usage: [] };
-  const changed: { id: string; key: string; mark: number }[] = [];
+  // New sessions need every message read (their usage from the first on): many of them are read in one
+  // pass. A known session that changed needs only its newest messages and its usage since its mark.
+  const fresh: Changed = [];
+  const known: Changed = [];
   for (const { id, key } of keys) {
     const prev = previous.get(id);
     if (prev && prev.store === 'db' && prev.key === key) out.sessions.set(id, prev);
-    else changed.push({ id, key, mark: prev?.store === 'db' ? (prev.usageMark ?? 0) : 0 });
+    else if (prev?.store === 'db') known.push({ id, key, mark: prev.usageMark ?? 0 });
+    else fresh.push({ id, key, mark: 0 });
   }
   db.exec('BEGIN'); // one snapshot for the whole scan, so a session and its messages agree
   try {
-    if (changed.length >= (options.bulkMin ?? BULK_MIN)) readBulk(db, cols, changed, out);
-    else readEach(db, cols, changed, out);
+    if (fresh.length >= (options.bulkMin ?? BULK_MIN)) readBulk(db, cols, fresh, out);
+    else readEach(db, cols, fresh, out);
+    readEach(db, cols, known, out);
   } finally {
     db.exec('COMMIT');
   }
@@ -99,7 +104,7 @@ export function readSessionIds(db: Db, cols: Set<string> = sessionTableColumns(d
   return db.prepare(`SELECT id FROM session ${topLevel} ORDER BY time_updated DESC, id`).pluck().all() as string[];
 }
 
-/** From this many changed sessions on, one pass over their messages beats five queries each. */
+/** From this many new sessions on, one pass over their messages beats five queries each. */
 const BULK_MIN = 16;
 
 type Changed = { id: string; key: string; mark: number }[];

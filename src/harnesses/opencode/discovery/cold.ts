@@ -66,9 +66,11 @@ export const CHUNK_SESSIONS = 32;
 /** Splits `ids` (in reading order) into tasks over the store, each weighted by its share of the store's bytes. */
 export function chunkTasks(dbPath: string, ids: readonly string[], storeBytes: number, total: number): FileTask[] {
   const tasks: FileTask[] = [];
+  // Cumulative rounding: the chunks' bytes add up to the whole.
+  const at = (i: number): number => Math.round((storeBytes * Math.min(i, total)) / Math.max(1, total));
   for (let i = 0; i < ids.length; i += CHUNK_SESSIONS) {
     const chunk: OpenCodeChunk = { ids: ids.slice(i, i + CHUNK_SESSIONS) };
-    tasks.push({ path: dbPath, from: 0, summary: chunk, bytes: Math.round((storeBytes * chunk.ids.length) / Math.max(1, total)) });
+    tasks.push({ path: dbPath, from: 0, summary: chunk, bytes: at(i + chunk.ids.length) - at(i) });
   }
   return tasks;
 }

@@ -1,8 +1,8 @@
 /**
  * Reads many OpenCode sessions at once: one query for their session rows and one pass over their
  * messages in index order (`message_session_time_created_id_idx`: session, then time, then id), instead
- * of five queries per session. This is what a cold start over a long history (and a re-read of many
- * changed sessions) costs: about one read of every message row, not thousands of seeks.
+ * of five queries per session. This is what a cold start over a long history (and a scan that finds many
+ * new sessions) costs: about one read of every message row, not thousands of seeks.
  *
  * It yields the same summaries as the per-session reader of db-reader.ts, field for field (a test
  * holds the two together): the last prompt and reply are the newest well-formed ones, the reply only

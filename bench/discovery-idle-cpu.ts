@@ -4,12 +4,16 @@
  * is ready and 2 s of settling, the daemon's utime+stime (/proc/<pid>/stat) over two windows of 60 s, beside
  * two baselines measured over the same window: an idle node process (a 1 s interval timer), and the
  * sweep's floor on this machine — a node process that does nothing but read the 50 processes'
- * /proc/<pid>/statm once a second, as the daemon's quiet sweep does. Target: <= 0.1 % of a core.
+ * /proc/<pid>/statm once a second, as the daemon's quiet sweep did. Target: <= 0.1 % of a core.
+ * The figure the target is read on is the kernel's tick count (utime+stime, 10 ms ticks: a sampled
+ * figure, a few ticks either way over a window); beside it, the exact CPU time the scheduler accounts
+ * to every thread (/proc/<pid>/task/<tid>/schedstat, ns). After the windows one fake is SIGKILLed and
+ * the time until the daemon lists it as not live is printed (the sweep is then at its idlest).
  * Env: BENCH_LIVE (default 50), BENCH_IDLE_S (default 60). Needs `npm run build` first.
  * Run: node --import tsx bench/discovery-idle-cpu.ts
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { registryJson, userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
@@ -21,6 +25,19 @@ const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 60);
 /** USER_HZ on Linux. */
 const HZ = 100;
 const { home: benchRoot, env, cleanup } = benchHome('muster-bench-idle-');
+
+/** CPU time the scheduler accounted to every thread of `pid`, ms (schedstat's first field is ns on the CPU). */
+function schedMs(pid: number): number {
+  let ns = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // a thread that ended between the listing and the read
+    }
+  }
+  return ns / 1e6;
+}
 
 async function main(): Promise<number> {
   const claudeHome = join(benchRoot, '.claude');
@@ -49,16 +66,31 @@ async function main(): Promise<number> {
     const d0 = cpuTicks(d.pid);
     const i0 = cpuTicks(idle.pid!);
     const f0 = cpuTicks(floor.pid!);
+    const ds0 = schedMs(d.pid);
+    const is0 = schedMs(idle.pid!);
+    const fs0 = schedMs(floor.pid!);
     await sleep(IDLE_S * 1000);
+    const exact = (ms: number): string => `exactly ${ms.toFixed(1)} ms, ${((100 * ms) / 1000 / IDLE_S).toFixed(3)}%`;
     const dCpu = (cpuTicks(d.pid) - d0) / HZ;
     const iCpu = (cpuTicks(idle.pid!) - i0) / HZ;
     const fCpu = (cpuTicks(floor.pid!) - f0) / HZ;
     console.log(`${window} ${IDLE_S} s idle (load average ${load0.map((x) => x.toFixed(2)).join(' ')} at its start):`);
-    console.log(`  daemon with ${live} live sessions:                ${dCpu.toFixed(2)} s (${pct(dCpu)}; target <= 0.1%)`);
-    console.log(`  baseline idle node process (1 s timer):          ${iCpu.toFixed(2)} s (${pct(iCpu)})`);
-    console.log(`  baseline ${LIVE} statm reads a second (sweep floor): ${fCpu.toFixed(2)} s (${pct(fCpu)})`);
+    console.log(`  daemon with ${live} live sessions:                ${dCpu.toFixed(2)} s (${pct(dCpu)}; target <= 0.1%) [${exact(schedMs(d.pid) - ds0)}]`);
+    console.log(`  baseline idle node process (1 s timer):          ${iCpu.toFixed(2)} s (${pct(iCpu)}) [${exact(schedMs(idle.pid!) - is0)}]`);
+    console.log(`  baseline ${LIVE} statm reads a second (sweep floor): ${fCpu.toFixed(2)} s (${pct(fCpu)}) [${exact(schedMs(floor.pid!) - fs0)}]`);
   }
+  // SIGKILL one session's process: how long until the daemon lists it as not live, from its idlest sweep.
+  const killedAt = performance.now();
+  fakes[0]!.kill('SIGKILL');
+  let after = live;
+  while (after === live && performance.now() - killedAt < 10_000) {
+    await sleep(20);
+    after = ((await api(d, '/api/sessions?live=true')).body.sessions as unknown[] | undefined)?.length ?? 0;
+  }
+  const deadMs = performance.now() - killedAt;
+  console.log(`SIGKILL of one live session after ${2 * IDLE_S} s idle -> not live after ${deadMs.toFixed(0)} ms (bound: 3000 ms)`);
   await d.stop();
+  if (after !== live - 1 || deadMs > 3000) { console.log('ERROR: the killed session was not seen as dormant within 3 s'); return 1; }
   if (live !== LIVE) { console.log(`ERROR: expected ${LIVE} live sessions, the daemon saw ${live}`); return 1; }
   return 0;
 }

@@ -2,7 +2,7 @@
  * The hub merges every source into one session list and keeps it current:
  * - a source's watch() (inotify) triggers a debounced re-list of that source only;
  * - a slow safety rescan (settings.rescanSeconds, >= 30 s; up to 8× that while nothing happens) re-lists everything;
- * - one liveness sweep (every 500 ms, 1 s once nothing happened for 15 s) asks whether the pids of live sessions still
+ * - one liveness sweep (every 500 ms; 1 s once nothing happened for 15 s, 2 s after a minute: sweep-timer.ts) asks whether the pids of live sessions still
  *   exist — a SIGKILLed agent writes nothing, so no file event would ever tell. It is a handful of
  *   kill(pid, 0) calls (the probe, discovery/proc/liveness.ts), not a per-session poll of files.
  * Changes go out on the bus as session.upserted / session.removed / session.status.changed.
@@ -40,6 +40,8 @@ export interface HubOptions {
   sweepMs?: number;
   /** Liveness sweep interval after 15 s without activity, ms (sweep-timer.ts). Default: 1000. */
   quietSweepMs?: number;
+  /** Liveness sweep interval after a minute without activity, ms (sweep-timer.ts). Default: 2000. */
+  stillSweepMs?: number;
   /** Exact status from hook events, applied over every listing (hook-status.ts). Default: none. */
   overlay?: HookStatusOverlay;
   log?(line: string): void;
@@ -245,7 +247,7 @@ export function createHub(opts: HubOptions): Hub {
     timers.set(src.harness, t);
   }
 
-  /** True when a process the session is live in is gone. Allocates nothing: it runs twice a second. */
+  /** True when a process the session is live in is gone. Allocates nothing: it runs up to twice a second. */
   function lostProcess(s: Session): boolean {
     if (s.pids.length === 0) return s.pid ? !opts.isAlive(s.pid) : false;
     for (const pid of s.pids) if (!opts.isAlive(pid)) return true;
@@ -300,7 +302,7 @@ export function createHub(opts: HubOptions): Hub {
           log(`[muster] ${src.harness} source cannot watch: ${(e as Error).message}`);
         }
       }
-      sweepTimer = startSweepTimer({ sweep, activeMs: opts.sweepMs, quietMs: opts.quietSweepMs, clock: opts.clock });
+      sweepTimer = startSweepTimer({ sweep, activeMs: opts.sweepMs, quietMs: opts.quietSweepMs, stillMs: opts.stillSweepMs, clock: opts.clock });
       disposers.push(() => sweepTimer?.close());
       rescanTimer = startRescanTimer({
         baseMs: () => Math.max(30_000, opts.rescanMs?.() ?? 60_000),

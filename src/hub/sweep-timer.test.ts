@@ -27,3 +27,25 @@ test('every activeMs while things happen, every quietMs once quiet, back to acti
   advance(5000);
   assert.equal(sweeps, 9);
 });
+
+test('every stillMs once nothing has happened for stillAfterMs; activity brings activeMs back', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  let now = 0;
+  let sweeps = 0;
+  const timer = startSweepTimer({ sweep: () => sweeps++, activeMs: 500, quietMs: 1000, quietAfterMs: 2000, stillMs: 2000, stillAfterMs: 6000, clock: () => now });
+  const advance = (ms: number): void => {
+    for (let i = 0; i < ms; i += 100) {
+      now += 100;
+      t.mock.timers.tick(100);
+    }
+  };
+  advance(6000);
+  assert.equal(sweeps, 8, 'active for 2 s (4), quiet for 4 s (4)');
+  advance(6000);
+  assert.equal(sweeps, 11, 'still: every 2 s');
+  advance(300);
+  timer.activity();
+  advance(500);
+  assert.equal(sweeps, 12, 'the next comes activeMs after the activity, not at the end of the still interval');
+  timer.close();
+});

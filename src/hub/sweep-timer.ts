@@ -1,8 +1,11 @@
 /**
  * When the liveness sweep runs. A SIGKILLed agent writes nothing, so only a sweep sees it; each costs
- * a read per live pid (discovery/proc/liveness.ts). While things happen (a watch event, a change, a
- * sweep find) it runs every `activeMs`; once nothing has for `quietAfterMs`, every `quietMs`, so fifty
- * idle sessions cost half the reads. Any activity brings the short interval back at once.
+ * a wakeup and a read per live pid (discovery/proc/liveness.ts) — with fifty live sessions, about as
+ * much as the rest of an idle daemon together. So it backs off while nothing happens: every `activeMs`
+ * while things happen (a watch event, a change, a sweep find); every `quietMs` once nothing has for
+ * `quietAfterMs`; every `stillMs` once nothing has for `stillAfterMs`. Any activity brings the short
+ * interval back at once. A kill is seen within the interval in force plus the re-list (debounce and
+ * list, tens of ms): under 2.1 s at the longest default, inside the 3 s Muster promises.
  */
 export interface SweepTimerOptions {
   sweep(): void;
@@ -12,6 +15,10 @@ export interface SweepTimerOptions {
   quietMs?: number;
   /** Quiet after this long without activity, ms. Default: 15000. */
   quietAfterMs?: number;
+  /** Interval once still, ms (never shorter than quietMs). Default: 2000. */
+  stillMs?: number;
+  /** Still after this long without activity, ms (never shorter than quietAfterMs). Default: 60000. */
+  stillAfterMs?: number;
   /** Default: Date.now. */
   clock?: () => number;
 }
@@ -26,6 +33,8 @@ export function startSweepTimer(o: SweepTimerOptions): SweepTimer {
   const activeMs = o.activeMs ?? 500;
   const quietMs = Math.max(activeMs, o.quietMs ?? 1000);
   const quietAfterMs = o.quietAfterMs ?? 15_000;
+  const stillMs = Math.max(quietMs, o.stillMs ?? 2000);
+  const stillAfterMs = Math.max(quietAfterMs, o.stillAfterMs ?? 60_000);
   let lastActivity = clock();
   let armedFor = 0;
   let closed = false;
@@ -33,7 +42,8 @@ export function startSweepTimer(o: SweepTimerOptions): SweepTimer {
 
   const arm = (): void => {
     if (closed) return;
-    armedFor = clock() - lastActivity < quietAfterMs ? activeMs : quietMs;
+    const idle = clock() - lastActivity;
+    armedFor = idle < quietAfterMs ? activeMs : idle < stillAfterMs ? quietMs : stillMs;
     timer = setTimeout(tick, armedFor);
     timer.unref?.();
   };

@@ -1,6 +1,6 @@
 /**
  * The liveness sweep's probe: is a live session's process still there? A SIGKILLed agent writes
- * nothing, so no file event says so, and nothing in /proc can be watched: the hub asks twice a second.
+ * nothing, so no file event says so, and nothing in /proc can be watched: the hub asks every 0.5 to 2 s (hub/sweep-timer.ts).
  * The first ask about a pid is the full check (isAlive: kill(pid, 0), then /proc/<pid>/stat to tell a
  * zombie — tmux leaves killed pane processes unreaped for 20 s and more). The probe then keeps
  * /proc/<pid>/statm open, and every later ask is one read of it (~1.3 µs, against ~15 µs for the full

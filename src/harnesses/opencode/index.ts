@@ -32,7 +32,7 @@ export const opencode = defineHarness({
   isValidId: isOpenCodeId,
   async createSource(d) {
     const { createOpenCodeSource } = await import('./discovery/source.ts');
-    return createOpenCodeSource({ home: d.homes.data, env: d.env, proc: d.proc, index: d.index, git: d.git });
+    return createOpenCodeSource({ home: d.homes.data, env: d.env, proc: d.proc, index: d.index, git: d.git, cold: d.cold });
   },
   resumeArgv: opencodeResumeArgv,
   send: opencodeSend,

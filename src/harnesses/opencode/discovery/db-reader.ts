@@ -14,10 +14,9 @@
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import { assertSqliteFilesRegular } from '../../../discovery/regular-file/index.ts';
-import {
-  chooseTitle, count, isPlaceholderTitle, numberOrNull, parseSessionModel, stringOrNull,
-  type MessageFacts, type OpenCodeSessionSummary, type RunningTool,
-} from './summary.ts';
+import { RECENT, createBulkReader } from './db-bulk.ts';
+import { createPartReader, sessionColumns, sessionTableColumns, toSummary } from './db-rows.ts';
+import { numberOrNull, stringOrNull, type ConversationMark, type MessageFacts, type OpenCodeSessionSummary } from './summary.ts';
 import { createMessageUsageReader } from './usage-records.ts';
 import { createConversationReader } from './conversation.ts';
 import type { IndexedMessages } from '../../../discovery/contract.ts';
@@ -46,44 +45,108 @@ export function openOpenCodeDb(dbPath: string): Db {
   return new Database(dbPath, { readonly: true, fileMustExist: true, timeout: 250 });
 }
 
-/** Scans the store; sessions whose change key is unchanged are taken from `previous` untouched. */
-export function scanOpenCodeDb(db: Db, previous: ReadonlyMap<string, OpenCodeSessionSummary>): DbScanResult {
-  const cols = new Set((db.pragma('table_info(session)') as { name: string }[]).map((c) => c.name));
-  if (cols.size === 0) return { sessions: new Map(), reread: 0, malformed: 0, usage: [], messages: new Map() };
-  // Child sessions (parent_id set) are the `task` tool's subagents: they run inside their parent's turn
-  // and process, so the parent stands for them on the board.
+export interface SessionKey {
+  id: string;
+  /** Change key: the session's time_updated and its newest message's id and time_updated. */
+  key: string;
+  /** time_updated as a number (0 when unreadable), to read the newest first. */
+  updated: number;
+}
+
+/**
+ * Every top-level session's change key (one index seek each). Child sessions (parent_id set) are the
+ * `task` tool's subagents: they run inside their parent's turn and process, so the parent stands for them.
+ */
+export function readSessionKeys(db: Db, cols: Set<string> = sessionTableColumns(db)): SessionKey[] {
+  if (cols.size === 0) return [];
   const topLevel = cols.has('parent_id') ? 'WHERE s.parent_id IS NULL' : '';
-  const keys = db.prepare(
+  const rows = db.prepare(
     `SELECT s.id AS id, s.time_updated AS tu,
        (SELECT m.id || ':' || m.time_updated FROM message m WHERE m.session_id = s.id
         ORDER BY m.time_created DESC, m.id DESC LIMIT 1) AS last
      FROM session s ${topLevel}`,
   ).all() as { id: string; tu: unknown; last: string | null }[];
+  return rows.map((k) => ({ id: k.id, key: `${String(k.tu)}|${k.last ?? ''}`, updated: numberOrNull(k.tu) ?? 0 }));
+}
 
+export interface ScanOptions {
+  /** From this many new sessions (none in `previous`) on, they are read in one pass (db-bulk.ts). Default: 16. */
+  bulkMin?: number;
+}
+
+/** Scans the store; sessions whose change key is unchanged are taken from `previous` untouched. */
+export function scanOpenCodeDb(db: Db, previous: ReadonlyMap<string, OpenCodeSessionSummary>, options: ScanOptions = {}): DbScanResult {
+  const cols = sessionTableColumns(db);
+  if (cols.size === 0) return { sessions: new Map(), reread: 0, malformed: 0, usage: [], messages: new Map() };
+  const keys = readSessionKeys(db, cols);
   const out: DbScanResult = { sessions: new Map(), reread: 0, malformed: 0, usage: [], messages: new Map() };
-  const reader = createRowReader(db, cols);
-  const usage = createMessageUsageReader(db);
-  const conversation = createConversationReader(db);
+  // New sessions need every message read (their usage from the first on): many of them are read in one
+  // pass. A known session that changed needs only its newest messages and its usage since its mark.
+  const fresh: Changed = [];
+  const known: Changed = [];
+  for (const { id, key } of keys) {
+    const prev = previous.get(id);
+    // A summary without a search mark predates search: its session is read once more, whole.
+    if (prev && prev.store === 'db' && prev.key === key && prev.search) out.sessions.set(id, prev);
+    else if (prev?.store === 'db') known.push({ id, key, mark: prev.usageMark ?? 0, search: prev.search });
+    else fresh.push({ id, key, mark: 0 });
+  }
   db.exec('BEGIN'); // one snapshot for the whole scan, so a session and its messages agree
   try {
-    for (const k of keys) {
-      const key = `${String(k.tu)}|${k.last ?? ''}`;
-      const prev = previous.get(k.id);
-      // A summary without a search mark predates search: its session is read once more, whole.
-      if (prev && prev.store === 'db' && prev.key === key && prev.search) { out.sessions.set(k.id, prev); continue; }
-      const s = reader.read(k.id, key, out);
-      if (!s) continue;
-      const u = usage.read(k.id, prev?.store === 'db' ? (prev.usageMark ?? 0) : 0);
-      for (const r of u.records) out.usage.push(r);
-      const c = conversation.update(k.id, prev?.store === 'db' ? prev.search : undefined);
-      if (c.messages) out.messages.set(k.id, c.messages);
-      out.sessions.set(k.id, { ...s, usageMark: u.mark, search: c.mark });
-      out.reread++;
-    }
+    if (fresh.length >= (options.bulkMin ?? BULK_MIN)) readBulk(db, cols, fresh, out);
+    else readEach(db, cols, fresh, out);
+    readEach(db, cols, known, out);
   } finally {
     db.exec('COMMIT');
   }
   return out;
+}
+
+/** Every top-level session's id, the most recently updated first. */
+export function readSessionIds(db: Db, cols: Set<string> = sessionTableColumns(db)): string[] {
+  if (cols.size === 0) return [];
+  const topLevel = cols.has('parent_id') ? 'WHERE parent_id IS NULL' : '';
+  return db.prepare(`SELECT id FROM session ${topLevel} ORDER BY time_updated DESC, id`).pluck().all() as string[];
+}
+
+/** From this many new sessions on, one pass over their messages beats five queries each. */
+const BULK_MIN = 16;
+
+/** A session to read: its change key, its usage mark and how far the search index has it (absent: nowhere). */
+type Changed = { id: string; key: string; mark: number; search?: ConversationMark }[];
+
+function readEach(db: Db, cols: Set<string>, changed: Changed, out: DbScanResult): void {
+  const reader = createRowReader(db, cols);
+  const usage = createMessageUsageReader(db);
+  const conversation = createConversationReader(db);
+  for (const c of changed) {
+    const s = reader.read(c.id, c.key, out);
+    if (!s) continue;
+    const u = usage.read(c.id, c.mark);
+    for (const r of u.records) out.usage.push(r);
+    const m = conversation.update(c.id, c.search);
+    if (m.messages) out.messages.set(c.id, m.messages);
+    out.sessions.set(c.id, { ...s, usageMark: u.mark, search: m.mark });
+    out.reread++;
+  }
+}
+
+/**
+ * The bulk reader's summaries under the key the key query gave (a session that changed between that
+ * query and this snapshot is read as it is now, and read again at the next scan, as readEach does).
+ */
+function readBulk(db: Db, cols: Set<string>, changed: Changed, out: DbScanResult): void {
+  const r = createBulkReader(db, cols).read(changed.map((c) => c.id), new Map(changed.map((c) => [c.id, c.mark])));
+  const keyOf = new Map(changed.map((c) => [c.id, c.key]));
+  const conversation = createConversationReader(db);
+  for (const s of r.sessions) {
+    const m = conversation.update(s.id, undefined); // new sessions: their whole conversation
+    if (m.messages) out.messages.set(s.id, m.messages);
+    out.sessions.set(s.id, { ...s, key: keyOf.get(s.id) ?? s.key, search: m.mark });
+    out.reread++;
+  }
+  for (const u of r.usage) out.usage.push(u);
+  out.malformed += r.malformed;
 }
 
 type Row = Record<string, unknown>;
@@ -94,25 +157,13 @@ const MSG_FIELDS = `id, time_created AS tc, json_valid(data) AS ok,
   CASE WHEN json_valid(data) THEN json_extract(data, '$.error.name') END AS error,
   CASE WHEN json_valid(data) THEN json_extract(data, '$.finish') END AS finish,
   CASE WHEN json_valid(data) THEN json_extract(data, '$.modelID') END AS model`;
-/** How many newest messages are looked at before a targeted search for the last prompt. */
-const RECENT = 50;
 
 function createRowReader(db: Db, cols: Set<string>) {
-  const want = ['id', 'directory', 'title', 'model', 'cost', 'tokens_input', 'tokens_output', 'tokens_reasoning',
-    'tokens_cache_read', 'tokens_cache_write', 'time_created', 'time_updated'].filter((c) => cols.has(c));
-  const sessionQ = db.prepare(`SELECT ${want.join(', ')} FROM session WHERE id = ?`);
+  const sessionQ = db.prepare(`SELECT ${sessionColumns(cols).join(', ')} FROM session WHERE id = ?`);
   const recentQ = db.prepare(`SELECT ${MSG_FIELDS} FROM message WHERE session_id = ? ORDER BY time_created DESC, id DESC LIMIT ${RECENT}`);
   const lastUserQ = db.prepare(`SELECT ${MSG_FIELDS} FROM message WHERE session_id = ? AND json_valid(data)
     AND json_extract(data, '$.role') = 'user' ORDER BY time_created DESC, id DESC LIMIT 1`);
-  const toolQ = db.prepare(`SELECT json_extract(data, '$.tool') AS tool, json_extract(data, '$.state.title') AS title,
-      substr(json_extract(data, '$.state.input.command'), 1, 200) AS command, json_extract(data, '$.state.time.start') AS start
-    FROM part WHERE message_id = ? AND json_valid(data) AND json_extract(data, '$.type') = 'tool'
-      AND json_extract(data, '$.state.status') IN ('running', 'pending') ORDER BY id DESC LIMIT 1`);
-  const firstPromptQ = db.prepare(`SELECT substr(json_extract(p.data, '$.text'), 1, 400) AS text FROM message m
-    JOIN part p ON p.message_id = m.id
-    WHERE m.session_id = ? AND json_valid(m.data) AND json_extract(m.data, '$.role') = 'user'
-      AND json_valid(p.data) AND json_extract(p.data, '$.type') = 'text'
-    ORDER BY m.time_created, m.id, p.id LIMIT 1`);
+  const parts = createPartReader(db);
   // Older schemas kept tokens and cost only on assistant messages.
   const sumQ = db.prepare(`SELECT sum(json_extract(data, '$.tokens.input')) AS i, sum(json_extract(data, '$.tokens.output')) AS o,
       sum(json_extract(data, '$.tokens.reasoning')) AS r, sum(json_extract(data, '$.tokens.cache.read')) AS cr,
@@ -136,28 +187,8 @@ function createRowReader(db: Db, cols: Set<string>) {
       const u = lastUserQ.get(id) as Row | undefined;
       lastUser = u ? toFacts(u) : null;
     }
-    const runningTool = lastAssistant ? toTool(toolQ.get(lastAssistant.id) as Row | undefined) : null;
-    const title = stringOrNull(row.title);
-    // The first prompt is looked up only while OpenCode's title is still its placeholder.
-    const firstPrompt = isPlaceholderTitle(title) ? stringOrNull((firstPromptQ.get(id) as Row | undefined)?.text) : null;
-    const hasTokens = cols.has('tokens_input');
-    const sums = hasTokens && cols.has('cost') ? undefined : (sumQ.get(id) as Row | undefined);
-    const t = hasTokens ? row : { tokens_input: sums?.i, tokens_output: sums?.o, tokens_reasoning: sums?.r, tokens_cache_read: sums?.cr, tokens_cache_write: sums?.cw };
-    return {
-      id, store: 'db', key,
-      title: chooseTitle(title, firstPrompt),
-      directory: stringOrNull(row.directory),
-      model: parseSessionModel(row.model) ?? lastAssistant?.model ?? null,
-      // Reasoning tokens are billed as output; Muster's TokenCounts has no separate bucket.
-      tokens: {
-        input: count(t.tokens_input), output: count(t.tokens_output) + count(t.tokens_reasoning),
-        cacheRead: count(t.tokens_cache_read), cacheWrite: count(t.tokens_cache_write),
-      },
-      costUsd: cols.has('cost') ? numberOrNull(row.cost) : numberOrNull(sums?.cost),
-      createdMs: numberOrNull(row.time_created),
-      updatedMs: numberOrNull(row.time_updated),
-      lastUser, lastAssistant, runningTool,
-    };
+    const sums = cols.has('tokens_input') && cols.has('cost') ? undefined : (sumQ.get(id) as Row | undefined);
+    return toSummary(row, cols, key, { lastUser, lastAssistant, sums, parts });
   }
   return { read };
 }
@@ -173,10 +204,4 @@ function toFacts(m: Row): MessageFacts | null {
     finish: stringOrNull(m.finish),
     model: stringOrNull(m.model),
   };
-}
-
-function toTool(r: Row | undefined): RunningTool | null {
-  if (!r) return null;
-  const tool = stringOrNull(r.tool) ?? 'tool';
-  return { tool, title: stringOrNull(r.title) ?? stringOrNull(r.command), startMs: numberOrNull(r.start) };
 }

@@ -10,6 +10,7 @@ import { opencodeResumeArgv } from '../commands.ts';
 import path from 'node:path';
 import type { EndOutcome, PromptOutcome, SessionSource, SourceDiagnostics, TranscriptIndex } from '../../../discovery/contract.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
+import type { ColdIndexing } from '../../../discovery/index-pool/index.ts';
 import { MusterError } from '../../../errors/index.ts';
 import { createGitReader, type GitReader } from '../../../discovery/git/index.ts';
 import { isOpenCodeId } from '../ids.ts';
@@ -34,6 +35,8 @@ export interface OpenCodeSourceOptions {
   proc?: ProcPort;
   /** Incremental index. Default: an in-memory one. */
   index?: TranscriptIndex;
+  /** Reads a first start's unread sessions in worker threads (coldIndex). Default: none (read in list()). */
+  cold?: ColdIndexing;
   /** Repo root and branch per cwd. Default: createGitReader({ ttlMs: 2000 }). */
   git?: GitReader;
   /** HTTP client for `--port`/`serve` processes. Default: createOpenCodeHttp() (500 ms timeouts). */
@@ -224,6 +227,7 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSou
       ], () => onChange({ harness: 'opencode', ids: [] }));
     },
     end,
+    coldIndex: (onProgress) => (options.cold ? store.coldIndex(options.cold, onProgress) : null),
     resumeArgv: opencodeResumeArgv,
     isValidId: isOpenCodeId,
     diagnostics: (): SourceDiagnostics => ({

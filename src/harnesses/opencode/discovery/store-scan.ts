@@ -8,7 +8,10 @@
 import fs from 'node:fs';
 import type { IndexedMessages, TranscriptIndex } from '../../../discovery/contract.ts';
 import { isNotRegularFile } from '../../../discovery/regular-file/index.ts';
-import { openOpenCodeDb, scanOpenCodeDb } from './db-reader.ts';
+import { DEFAULT_COLD_MIN_BYTES, type ColdIndexing, type FileResult } from '../../../discovery/index-pool/index.ts';
+import type { IndexProgress } from '../../../discovery/contract.ts';
+import { OPENCODE_COLD_KIND, chunkTasks, usageBySession, type OpenCodeChunkResult } from './cold.ts';
+import { openOpenCodeDb, readSessionIds, scanOpenCodeDb } from './db-reader.ts';
 import { scanJsonStorage } from './json-storage.ts';
 import type { OpenCodeSessionSummary } from './summary.ts';
 
@@ -25,6 +28,12 @@ export interface StoreCounters {
 export interface StoreScanner {
   /** Current summaries of every top-level session (the SQLite store wins over the JSON tree). */
   scan(): Map<string, OpenCodeSessionSummary>;
+  /**
+   * Reads the store's sessions the index does not hold (or holds stale) in the cold indexer's workers,
+   * when they are worth it (cold.ts); while it runs, scan() serves what has landed. Null when there is
+   * nothing to read that way; else resolves once every chunk is in (never rejects).
+   */
+  coldIndex(cold: ColdIndexing, onProgress: (p: IndexProgress) => void): Promise<void> | null;
 }
 
 export function createStoreScanner(opts: { dbPath: string; storageDir: string; index: TranscriptIndex; counters: StoreCounters }): StoreScanner {
@@ -32,7 +41,11 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
   let db = loadFromIndex(index, `${dbPath}#`);
   let json = loadFromIndex(index, `${storageDir}#`);
 
+  /** True while a cold index reads the store: scanDb leaves it to it. */
+  let coldRunning = false;
+
   function scanDb(): void {
+    if (coldRunning) return;
     const fp = fingerprint(dbPath);
     const entry = index.get(dbPath);
     if (fp === null) {
@@ -89,7 +102,80 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
     index.remove(prefix);
   }
 
+  /** Plans the cold read: the sessions the index does not hold, newest first (no change keys: one plain query). */
+  function planCold(): { ids: string[]; bytes: number } | null {
+    if (fingerprint(dbPath) === null || index.get(dbPath)) return null; // no store, or one scanned before
+    let handle;
+    try {
+      handle = openOpenCodeDb(dbPath);
+      const all = readSessionIds(handle);
+      const ids = all.filter((id) => !db.has(id));
+      const st = fs.statSync(dbPath);
+      return { ids, bytes: Math.round((st.size * ids.length) / Math.max(1, all.length)) };
+    } catch (e) {
+      pushError(counters, `opencode db ${dbPath}: ${(e as Error).message}`);
+      return null;
+    } finally {
+      handle?.close();
+    }
+  }
+
+  /**
+   * After a cold index that read every session of a store nothing was committed to meanwhile (same
+   * fingerprint), the index holds the store as it is: the next scan need not compare every change key.
+   */
+  function settleCold(fp: string | null, complete: boolean): void {
+    if (!complete || fp === null || fingerprint(dbPath) !== fp) return;
+    const st = fs.statSync(dbPath);
+    index.put({ path: dbPath, harness: 'opencode', size: st.size, mtimeMs: st.mtimeMs, offset: 0, summary: { fp } });
+  }
+
+  function applyChunk(r: FileResult): void {
+    counters.filesScanned++;
+    if (!r.ok) {
+      counters.filesSkipped++;
+      pushError(counters, `opencode db ${dbPath}: ${r.message}`);
+      return;
+    }
+    counters.linesParsed += r.linesParsed;
+    counters.linesSkipped += r.linesSkipped;
+    const usage = usageBySession(r.usage);
+    const chunk = r.summary as OpenCodeChunkResult;
+    for (const s of chunk.sessions) {
+      db.set(s.id, s);
+      const m = chunk.messages[s.id];
+      index.put({ path: `${dbPath}#${s.id}`, harness: 'opencode', size: 0, mtimeMs: s.updatedMs ?? 0, offset: 0, summary: s, usage: usage.get(s.id) ?? [], ...(m ? { messages: m } : {}) });
+    }
+  }
+
   return {
+    coldIndex(cold, onProgress) {
+      if (coldRunning) return null;
+      const fp = fingerprint(dbPath);
+      const fresh = db.size === 0;
+      const plan = planCold();
+      if (!plan || plan.ids.length === 0 || plan.bytes < (cold.minBytes ?? DEFAULT_COLD_MIN_BYTES)) return null;
+      const tasks = chunkTasks(dbPath, plan.ids, plan.bytes, plan.ids.length);
+      const progress: IndexProgress = { harness: 'opencode', total: plan.ids.length, done: 0, bytesTotal: plan.bytes, bytesDone: 0 };
+      onProgress({ ...progress });
+      coldRunning = true;
+      let failed = false;
+      let landed = 0;
+      return cold.indexer.read(OPENCODE_COLD_KIND, tasks, (results) => {
+        for (const r of results) {
+          applyChunk(r);
+          failed ||= !r.ok;
+          landed++;
+          // Sessions read (one deleted since the plan is not; a failed chunk's are read by the next scan).
+          progress.done += r.ok ? (r.summary as OpenCodeChunkResult).sessions.length : 0;
+          progress.bytesDone += r.bytes;
+        }
+        onProgress({ ...progress });
+      }).finally(() => {
+        coldRunning = false;
+        if (fresh) settleCold(fp, !failed && landed === tasks.length);
+      });
+    },
     scan() {
       scanDb();
       scanJson();

@@ -30,14 +30,23 @@ export function createMessageUsageReader(db: Db): MessageUsageReader {
       let mark = sinceMs;
       for (const m of q.all(sessionId, sinceMs) as Row[]) {
         mark = Math.max(mark, numberOrNull(m.tu) ?? 0);
-        const at = numberOrNull(m.created) ?? numberOrNull(m.tc);
-        const reasoning = count(m.r);
-        const tokens = { input: count(m.i), output: count(m.o) + reasoning, cacheRead: count(m.cr), cacheWrite: count(m.cw), reasoning };
-        if (at === null || tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite === 0) continue;
-        const cost = numberOrNull(m.cost);
-        records.push({ harness: 'opencode', key: `${sessionId}:${String(m.id)}`, sessionId, rank: 0, at, model: stringOrNull(m.model) ?? '', tokens, costUsd: cost !== null && cost > 0 ? cost : null });
+        const r = usageRecordOf(sessionId, m);
+        if (r) records.push(r);
       }
       return { records, mark };
     },
   };
+}
+
+/**
+ * One assistant message's usage record, from its extracted fields (id, tc: the row's time_created,
+ * model, created, i, o, r, cr, cw, cost); null when it has no time or no tokens.
+ */
+export function usageRecordOf(sessionId: string, m: Row): UsageRecord | null {
+  const at = numberOrNull(m.created) ?? numberOrNull(m.tc);
+  const reasoning = count(m.r);
+  const tokens = { input: count(m.i), output: count(m.o) + reasoning, cacheRead: count(m.cr), cacheWrite: count(m.cw), reasoning };
+  if (at === null || tokens.input + tokens.output + tokens.cacheRead + tokens.cacheWrite === 0) return null;
+  const cost = numberOrNull(m.cost);
+  return { harness: 'opencode', key: `${sessionId}:${String(m.id)}`, sessionId, rank: 0, at, model: stringOrNull(m.model) ?? '', tokens, costUsd: cost !== null && cost > 0 ? cost : null };
 }

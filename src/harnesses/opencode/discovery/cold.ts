@@ -1,0 +1,99 @@
+/**
+ * OpenCode's cold index: a first start over a long history in OpenCode's store is read in the cold
+ * indexer's worker threads, as Claude's and Codex's transcripts are, instead of in one long scan on
+ * the daemon's thread. The store is one file, so a task is a chunk of sessions (newest first): each
+ * worker opens the store read-only, reads its chunk in one read transaction with the bulk reader
+ * (db-bulk.ts) and closes it at once, so no handle stays open between chunks and OpenCode's writer
+ * and checkpoints are never held up. Progress counts sessions ("indexed n / N").
+ */
+import fs from 'node:fs';
+import type { Database as Db } from 'better-sqlite3';
+import { failedResult } from '../../../discovery/index-pool/index.ts';
+import type { FileResult, FileTask } from '../../../discovery/index-pool/index.ts';
+import type { UsageRecord } from '../../../core/usage-record.ts';
+import { createBulkReader } from './db-bulk.ts';
+import { createConversationReader } from './conversation.ts';
+import type { IndexedMessages } from '../../../discovery/contract.ts';
+import { openOpenCodeDb } from './db-reader.ts';
+import { sessionTableColumns } from './db-rows.ts';
+import type { OpenCodeSessionSummary } from './summary.ts';
+
+/** The fold's name in the worker's registry. */
+export const OPENCODE_COLD_KIND = 'opencode';
+
+/** What a task carries in `summary`: the top-level sessions of its chunk. */
+export interface OpenCodeChunk {
+  ids: string[];
+}
+
+/** What a chunk's result carries in `summary`. */
+export interface OpenCodeChunkResult {
+  /** Each with its search mark (`search`). */
+  sessions: OpenCodeSessionSummary[];
+  /** Each session's conversation for the search index (conversation.ts), by id; absent for one with none. */
+  messages: Record<string, IndexedMessages>;
+}
+
+export function isChunk(x: unknown): x is OpenCodeChunk {
+  return typeof x === 'object' && x !== null && Array.isArray((x as OpenCodeChunk).ids);
+}
+
+/** Reads one chunk of sessions. Must not throw: a failure is a result with `ok: false`. Runs in a worker thread. */
+export function foldOpenCodeTask(task: FileTask): FileResult {
+  let db: Db | undefined;
+  try {
+    const ids = isChunk(task.summary) ? task.summary.ids : [];
+    db = openOpenCodeDb(task.path);
+    const cols = sessionTableColumns(db);
+    db.exec('BEGIN'); // one snapshot: a session and its messages agree
+    let r;
+    const summary: OpenCodeChunkResult = { sessions: [], messages: {} };
+    try {
+      r = createBulkReader(db, cols).read(ids);
+      // The search index's messages from the same snapshot, each session's whole conversation.
+      const conversation = createConversationReader(db);
+      for (const s of r.sessions) {
+        const m = conversation.update(s.id, undefined);
+        if (m.messages) summary.messages[s.id] = m.messages;
+        summary.sessions.push({ ...s, search: m.mark });
+      }
+    } finally {
+      db.exec('COMMIT');
+    }
+    const st = fs.statSync(task.path);
+    return {
+      ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: 0, summary, usage: r.usage,
+      linesParsed: r.sessions.length, linesSkipped: r.malformed, bytes: task.bytes,
+    };
+  } catch (e) {
+    return failedResult(task, e);
+  } finally {
+    db?.close();
+  }
+}
+
+/** Sessions per task: a batch of progress, and the most one worker reads in one transaction. */
+export const CHUNK_SESSIONS = 32;
+
+/** Splits `ids` (in reading order) into tasks over the store, each weighted by its share of the store's bytes. */
+export function chunkTasks(dbPath: string, ids: readonly string[], storeBytes: number, total: number): FileTask[] {
+  const tasks: FileTask[] = [];
+  // Cumulative rounding: the chunks' bytes add up to the whole.
+  const at = (i: number): number => Math.round((storeBytes * Math.min(i, total)) / Math.max(1, total));
+  for (let i = 0; i < ids.length; i += CHUNK_SESSIONS) {
+    const chunk: OpenCodeChunk = { ids: ids.slice(i, i + CHUNK_SESSIONS) };
+    tasks.push({ path: dbPath, from: 0, summary: chunk, bytes: at(i + chunk.ids.length) - at(i) });
+  }
+  return tasks;
+}
+
+/** A chunk result's usage records, by session. */
+export function usageBySession(usage: readonly UsageRecord[]): Map<string, UsageRecord[]> {
+  const m = new Map<string, UsageRecord[]>();
+  for (const r of usage) {
+    const list = m.get(r.sessionId);
+    if (list) list.push(r);
+    else m.set(r.sessionId, [r]);
+  }
+  return m;
+}

@@ -3,7 +3,6 @@
  * instant (a few µs each), so offsets are cached per UTC day and only a day whose offset changes
  * (a DST switch) is looked at quarter hour by quarter hour.
  */
-import { existsSync, readlinkSync } from 'node:fs';
 import { MusterError } from '../errors/index.ts';
 
 const QUARTER_MS = 900_000;
@@ -136,19 +135,4 @@ export function terminalTimeZone(ports: ZonePorts): string {
     if (found) return found;
   }
   return localTimeZone();
-}
-
-/** The real ports: `env` and this machine's files. */
-export function systemZonePorts(env: NodeJS.ProcessEnv = process.env): ZonePorts {
-  return {
-    env,
-    readLink(path) {
-      try {
-        return readlinkSync(path);
-      } catch {
-        return undefined;
-      }
-    },
-    exists: existsSync,
-  };
 }

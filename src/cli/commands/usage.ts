@@ -9,7 +9,8 @@ import type { CommandContext } from '../command.ts';
 import { usageError } from '../output.ts';
 import { renderUsageTable } from '../usage-table.ts';
 import type { UsageReport } from '../../usage/types.ts';
-import { systemZonePorts, terminalTimeZone } from '../../usage/zone.ts';
+import { existsSync, readlinkSync } from 'node:fs';
+import { terminalTimeZone, type ZonePorts } from '../../usage/zone.ts';
 
 export async function run({ args, flags, env, tty }: CommandContext): Promise<number> {
   if (args.length > 0) throw usageError(`usage takes no arguments (got '${args[0]}')`);
@@ -25,4 +26,19 @@ export async function run({ args, flags, env, tty }: CommandContext): Promise<nu
   await callApiInto(clientContext(env), 'GET', path, process.stdout);
   await new Promise<void>((resolve, reject) => process.stdout.write('\n', (e) => (e ? reject(e) : resolve())));
   return 0;
+}
+
+/** The terminal's zone as read from `env` and this machine's files (usage/zone.ts). */
+function systemZonePorts(env: NodeJS.ProcessEnv): ZonePorts {
+  return {
+    env,
+    readLink(path) {
+      try {
+        return readlinkSync(path);
+      } catch {
+        return undefined;
+      }
+    },
+    exists: existsSync,
+  };
 }

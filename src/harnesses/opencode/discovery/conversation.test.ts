@@ -197,4 +197,31 @@ describe('opencode conversation (search and reading)', () => {
       t.cleanup();
     }
   });
+
+  it('a malformed part is skipped; a long tool input is cut; values of any JSON type do not break a message', async () => {
+    const t = setup();
+    try {
+      const id = fixtureSessionId(7);
+      t.st.addSession({ id, directory: '/p', title: 'odd rows', createdMs: T, updatedMs: T + 10 });
+      t.st.addMessage(id, 'msg_a', T + 1, userMessage(T + 1));
+      t.st.addPart(id, 'msg_a', 'prt_a1', T + 2, 'not json at all {');
+      t.st.addPart(id, 'msg_a', 'prt_a2', T + 3, { type: 'text', text: 'rename the wombat table', synthetic: false, ignored: 0 });
+      t.st.addMessage(id, 'msg_b', T + 4, assistantMessage(T + 4, { completedMs: T + 9, finish: 'stop' }));
+      t.st.addPart(id, 'msg_b', 'prt_b1', T + 5, { type: 'tool', tool: 'bash', state: { status: 'completed', input: { command: `echo ${'y'.repeat(5000)}`, path: { odd: true } }, output: 'done' } });
+      t.st.addPart(id, 'msg_b', 'prt_b2', T + 6, { type: 'text', text: 42 });
+      await t.list();
+      const source = createOpenCodeSource({ home: t.dir, env: {}, proc: createFakeProc() });
+      const page = await source.messages!(id, 0, 50);
+      assert.deepEqual(page?.messages.map((m) => [m.role, m.text.length > 100 ? `${m.text.slice(0, 10)}…${m.text.length}` : m.text]), [
+        ['user', 'rename the wombat table'],
+        ['tool-call', `bash echo …${'bash '.length + 2000}`], // the command cut at 2,000 characters; a path that is no string left out
+        ['tool-result', 'done'],
+        ['assistant', '42'],
+      ]);
+      assert.deepEqual(await t.hits('wombat'), [['user', 0]]);
+    } finally {
+      t.cleanup();
+    }
+  });
 });
+

@@ -28,6 +28,37 @@ const INPUT_KEYS = ['command', 'filePath', 'path', 'pattern', 'url'] as const;
 
 type Row = Record<string, unknown>;
 
+/** The message fields read, in the order of their array (rowOf names them). */
+const M_PATHS = ['$.role', '$.time.created', '$.error.name', '$.error.data.message'] as const;
+/** The part fields read besides text and output, in the order of their array. */
+const P_PATHS = ['$.type', '$.synthetic', '$.ignored', '$.tool', '$.state.status', ...INPUT_KEYS.map((k) => `$.state.input.${k}`), '$.state.error'] as const;
+/** Characters kept of an error message, a tool's error or one of its inputs. */
+const SHORT = 2000;
+
+const cut = (v: unknown): unknown => (typeof v === 'string' && v.length > SHORT ? v.slice(0, SHORT) : v);
+
+function fields(json: unknown): unknown[] {
+  if (typeof json !== 'string') return [];
+  try {
+    const v: unknown = JSON.parse(json);
+    return Array.isArray(v) ? v : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A query row with its JSON arrays spread into named fields (as messagesOf reads them). */
+function rowOf(raw: Row): Row {
+  const [role, created, err, errmsg] = fields(raw.mj);
+  const [type, synthetic, ignored, tool, status, ...rest] = fields(raw.pj);
+  const row: Row = {
+    mid: raw.mid, mtc: raw.mtc, mtu: raw.mtu, role, created, err, errmsg: cut(errmsg),
+    pid: raw.pid, ptu: raw.ptu, type, synthetic, ignored, tool, status, text: raw.text, output: raw.output, error: cut(rest[INPUT_KEYS.length]),
+  };
+  INPUT_KEYS.forEach((k, i) => (row[`in_${k}`] = cut(rest[i])));
+  return row;
+}
+
 export interface ConversationUpdate {
   /** Messages for the search index (null: nothing changed). */
   messages: IndexedMessages | null;
@@ -47,21 +78,15 @@ export function createConversationReader(db: Db): ConversationReader {
   // Older schemas without time_updated: a row's creation is its only time.
   const mtu = msgCols.has('time_updated') ? 'time_updated' : 'time_created';
   const ptu = partCols.has('time_updated') ? 'time_updated' : 'time_created';
+  // A row's small fields come out of one multi-path json_extract each (a JSON array, parsed in rowOf):
+  // one parse of the row's JSON for them all, where an extract per field cost a parse each (2.6 s
+  // for 2,000 sessions' 227,000 parts, now about 1 s). Text and output are cut in SQL: never whole in JS.
   const rowsQ = db.prepare(`SELECT m.id AS mid, m.time_created AS mtc, m.${mtu} AS mtu,
-      CASE WHEN json_valid(m.data) THEN json_extract(m.data, '$.role') END AS role,
-      CASE WHEN json_valid(m.data) THEN json_extract(m.data, '$.time.created') END AS created,
-      CASE WHEN json_valid(m.data) THEN json_extract(m.data, '$.error.name') END AS err,
-      CASE WHEN json_valid(m.data) THEN substr(json_extract(m.data, '$.error.data.message'), 1, 2000) END AS errmsg,
+      CASE WHEN json_valid(m.data) THEN json_extract(m.data, ${M_PATHS.map((x) => `'${x}'`).join(', ')}) END AS mj,
       p.id AS pid, p.${ptu} AS ptu,
-      CASE WHEN json_valid(p.data) THEN json_extract(p.data, '$.type') END AS type,
+      CASE WHEN json_valid(p.data) THEN json_extract(p.data, ${P_PATHS.map((x) => `'${x}'`).join(', ')}) END AS pj,
       CASE WHEN json_valid(p.data) THEN substr(json_extract(p.data, '$.text'), 1, ${CUT}) END AS text,
-      CASE WHEN json_valid(p.data) THEN json_extract(p.data, '$.synthetic') END AS synthetic,
-      CASE WHEN json_valid(p.data) THEN json_extract(p.data, '$.ignored') END AS ignored,
-      CASE WHEN json_valid(p.data) THEN json_extract(p.data, '$.tool') END AS tool,
-      CASE WHEN json_valid(p.data) THEN json_extract(p.data, '$.state.status') END AS status,
-      ${INPUT_KEYS.map((k) => `CASE WHEN json_valid(p.data) THEN substr(json_extract(p.data, '$.state.input.${k}'), 1, 2000) END AS in_${k}`).join(',\n      ')},
-      CASE WHEN json_valid(p.data) THEN substr(json_extract(p.data, '$.state.output'), 1, ${CUT}) END AS output,
-      CASE WHEN json_valid(p.data) THEN substr(json_extract(p.data, '$.state.error'), 1, 2000) END AS error
+      CASE WHEN json_valid(p.data) THEN substr(json_extract(p.data, '$.state.output'), 1, ${CUT}) END AS output
     FROM message m LEFT JOIN part p ON p.message_id = m.id
     WHERE m.session_id = ? AND (m.time_created > ? OR (m.time_created = ? AND m.id >= ?))
     ORDER BY m.time_created, m.id, p.id`);
@@ -83,7 +108,8 @@ export function createConversationReader(db: Db): ConversationReader {
       for (const m of messagesOf(current)) items.push(m);
       current = [];
     };
-    for (const r of rowsQ.iterate(sessionId, tc, tc, id) as Iterable<Row>) {
+    for (const raw of rowsQ.iterate(sessionId, tc, tc, id) as Iterable<Row>) {
+      const r = rowOf(raw);
       if (current[0] && current[0].mid !== r.mid) close();
       current.push(r);
       newest = Math.max(newest, numberOrNull(r.mtu) ?? 0, numberOrNull(r.ptu) ?? 0);

@@ -35,6 +35,9 @@ export async function turnEndDecision(harness: string, event: string, payload: R
   return d && d.decision === 'block' && typeof d.reason === 'string' ? d.reason : null;
 }
 
+/** How often a running inbox poll checks whether the sessions to listen for changed, ms. */
+const RENEW_CHECK_MS = 250;
+
 export interface InboxListener {
   stop(): void;
 }
@@ -61,8 +64,20 @@ export function listenInbox(harness: string, sessions: () => string[], deliver: 
         continue;
       }
       abort = new AbortController();
+      // A session this process starts showing (a TUI's new session) is listened for at once, not when the
+      // running poll ends up to 25 s later: the poll is cut and made again with the new list.
+      const polled = ids.join(',');
+      let renewed = false;
+      const watch = setInterval(() => {
+        if (sessions().join(',') === polled) return;
+        renewed = true;
+        abort.abort();
+      }, RENEW_CHECK_MS);
+      watch.unref?.();
       const r = await postJson(link, '/inbox/wait', { harness, sessionIds: ids, seconds: 25 }, 30_000, {}, abort.signal, true);
+      clearInterval(watch);
       const prompts = (r.json as { prompts?: { sessionId?: unknown; text?: unknown }[] } | null)?.prompts;
+      if (renewed && !Array.isArray(prompts)) continue;
       if (!Array.isArray(prompts)) {
         await pause(r.status === 0 ? 3000 : 10_000);
         continue;

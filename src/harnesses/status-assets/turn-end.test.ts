@@ -1,0 +1,58 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listenInbox } from './turn-end.ts';
+
+describe('the in-process reporters\' inbox poll', () => {
+  it('a session the process starts showing is listened for at once: the running long poll is cut and made again with it', async () => {
+    const polls: { ids: string[]; at: number }[] = [];
+    // A daemon that holds every poll for its whole 25 s, as the real one does when nothing is waiting.
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        polls.push({ ids: (JSON.parse(body) as { sessionIds: string[] }).sessionIds, at: Date.now() });
+        const t = setTimeout(() => res.end(JSON.stringify({ ok: true, prompts: [] })), 25_000);
+        req.on('close', () => clearTimeout(t));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const dir = mkdtempSync(join(tmpdir(), 'muster-inbox-poll-'));
+    const tokenFile = join(dir, 'token');
+    writeFileSync(tokenFile, 'a'.repeat(43));
+    const saved = { url: process.env.MUSTER_URL, token: process.env.MUSTER_TOKEN_FILE };
+    process.env.MUSTER_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+    process.env.MUSTER_TOKEN_FILE = tokenFile;
+    const shown = ['ses_first'];
+    const listener = listenInbox('opencode', () => [...shown], () => undefined);
+    try {
+      const until = async (what: string, ok: () => boolean): Promise<void> => {
+        const deadline = Date.now() + 5000;
+        while (!ok()) {
+          assert.ok(Date.now() < deadline, what);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      };
+      await until('the first poll', () => polls.length === 1);
+      assert.deepEqual(polls[0]?.ids, ['ses_first']);
+      const changedAt = Date.now();
+      shown.unshift('ses_second');
+      await until('a new poll naming the new session, well before the running one would end', () => polls.length === 2);
+      assert.deepEqual(polls[1]?.ids, ['ses_second', 'ses_first']);
+      assert.ok(polls[1]!.at - changedAt < 2000, `re-polled after ${polls[1]!.at - changedAt} ms`);
+    } finally {
+      listener.stop();
+      server.closeAllConnections();
+      server.close();
+      process.env.MUSTER_URL = saved.url;
+      process.env.MUSTER_TOKEN_FILE = saved.token;
+      if (saved.url === undefined) delete process.env.MUSTER_URL;
+      if (saved.token === undefined) delete process.env.MUSTER_TOKEN_FILE;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

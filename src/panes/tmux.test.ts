@@ -128,9 +128,17 @@ test('real server: its pane processes are tty-owning children, so a rebuild reus
     await tmux(socket, ['-f', '/dev/null', 'new-session', '-d', '-s', 'w', 'sleep', '300']);
     let lists = 0;
     const m = createTmuxPanes({ socket, exec: (args) => (args[0] === 'list-panes' && lists++, tmux(socket, args)) });
+    // The first pane's process becomes the server's tty-owning child a moment after new-session returns
+    // (later under load), and the listing is rebuilt once it is: wait until a call rebuilds nothing.
+    await waitFor('the first listing settled', async () => {
+      const n = lists;
+      assert.equal((await m.listPanes(readProcTree())).length, 1);
+      return lists === n && n > 0;
+    });
+    const settled = lists;
     assert.equal((await m.listPanes(readProcTree())).length, 1);
     assert.equal((await m.listPanes(readProcTree())).length, 1);
-    assert.equal(lists, 1);
+    assert.equal(lists, settled, 'an unchanged server: the listing is reused');
     const id = (await tmux(socket, ['new-window', '-d', '-P', '-F', '#{pane_id}', 'sleep', '301'])).trim();
     // The pane's process becomes a tty-owning child of the server a moment after new-window returns
     // (sooner or later under load): the listing is rebuilt once it is there, not before.

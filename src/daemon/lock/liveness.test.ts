@@ -16,12 +16,14 @@ test('a live process is alive, an unused pid and pid 0 are dead', () => {
 });
 
 test('a zombie (exited, not reaped by a parent that never waits) is dead', { skip: linux ? false : 'needs /proc' }, async () => {
-  // sh starts `sleep 0` in the background, prints its pid, then becomes `sleep 5`, which never reaps it.
-  const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  // sh starts a child in the background, prints its pid, then becomes `sleep 5`, which never reaps it. The
+  // child ends only once its parent is `sleep`: ending earlier, the shell (not yet exec'd) could reap it.
+  const script = 'p=$$; (while [ "$(cat /proc/$p/comm)" != sleep ]; do sleep 0.02; done) & echo $!; exec sleep 5';
+  const parent = spawn('sh', ['-c', script], { stdio: ['ignore', 'pipe', 'ignore'] });
   try {
     const pid = await new Promise<number>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(Number(d.toString().trim()))));
     let state = '';
-    for (let i = 0; i < 100 && state !== 'Z'; i++) {
+    for (let i = 0; i < 250 && state !== 'Z'; i++) {
       await new Promise((r) => setTimeout(r, 20));
       state = /\) (\S)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1] ?? '';
     }

@@ -91,6 +91,9 @@ export default {
       void (async () => {
         // OpenCode can go idle twice after one turn: the last message's id lets the daemon count the turn once.
         const last = await lastAssistant(client, id);
+        // The session went busy again before its reply was read (a second idle of the same turn, read after the
+        // continuation started): the newest reply belongs to the next turn, which reports its own end.
+        if ((busyAt.get(id) ?? 0) > idleAt) return;
         const next = await turnEndDecision('opencode', 'session.idle', { sessionID: id, muster_turn_id: last.id }, last.text);
         if (next === null || (busyAt.get(id) ?? 0) > idleAt) return;
         await client.session.promptAsync({ sessionID: id, parts: [{ type: 'text', text: next }] }).catch(() => undefined);

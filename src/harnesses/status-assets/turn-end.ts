@@ -66,10 +66,11 @@ export function listenInbox(harness: string, sessions: () => string[], deliver: 
       abort = new AbortController();
       // A session this process starts showing (a TUI's new session) is listened for at once, not when the
       // running poll ends up to 25 s later: the poll is cut and made again with the new list.
-      const polled = ids.join(',');
+      const same = (a: readonly string[]): string => [...a].sort().join(',');
+      const polled = same(ids);
       let renewed = false;
       const watch = setInterval(() => {
-        if (sessions().join(',') === polled) return;
+        if (same(sessions()) === polled) return; // the same sessions in another order: nothing to renew
         renewed = true;
         abort.abort();
       }, RENEW_CHECK_MS);

@@ -12,7 +12,7 @@ import { failedResult } from '../../../discovery/index-pool/index.ts';
 import type { FileResult, FileTask } from '../../../discovery/index-pool/index.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
 import { createBulkReader } from './db-bulk.ts';
-import { createConversationReader } from './conversation.ts';
+import { withConversations } from './conversation.ts';
 import type { IndexedMessages } from '../../../discovery/contract.ts';
 import { openOpenCodeDb } from './db-reader.ts';
 import { sessionTableColumns } from './db-rows.ts';
@@ -47,16 +47,12 @@ export function foldOpenCodeTask(task: FileTask): FileResult {
     const cols = sessionTableColumns(db);
     db.exec('BEGIN'); // one snapshot: a session and its messages agree
     let r;
-    const summary: OpenCodeChunkResult = { sessions: [], messages: {} };
+    let summary: OpenCodeChunkResult;
     try {
       r = createBulkReader(db, cols).read(ids);
       // The search index's messages from the same snapshot, each session's whole conversation.
-      const conversation = createConversationReader(db);
-      for (const s of r.sessions) {
-        const m = conversation.update(s.id, undefined);
-        if (m.messages) summary.messages[s.id] = m.messages;
-        summary.sessions.push({ ...s, search: m.mark });
-      }
+      const c = withConversations(db, r.sessions);
+      summary = { sessions: c.sessions, messages: Object.fromEntries(c.messages) };
     } finally {
       db.exec('COMMIT');
     }

@@ -17,7 +17,7 @@
 import type { Database as Db } from 'better-sqlite3';
 import { clipMessageText, MESSAGE_TEXT_MAX, type MessagePage, type MessageRole, type TranscriptMessage } from '../../../core/transcript-message.ts';
 import type { IndexedMessages } from '../../../discovery/contract.ts';
-import { numberOrNull, stringOrNull, type ConversationMark } from './summary.ts';
+import { numberOrNull, stringOrNull, type ConversationMark, type OpenCodeSessionSummary } from './summary.ts';
 
 /** Messages whose first position a mark remembers (a reply and its prompt are re-read, rarely more). */
 const TAIL_MAX = 32;
@@ -149,6 +149,21 @@ export function createConversationReader(db: Db): ConversationReader {
       return { messages: { sessionId, from: 0, position, items: r.items }, mark };
     },
   };
+}
+
+/**
+ * New sessions' whole conversations, read in the caller's snapshot (the bulk scan and the cold fold):
+ * each summary with its search mark, and the messages for the search index by session id.
+ */
+export function withConversations(db: Db, sessions: readonly OpenCodeSessionSummary[]): { sessions: OpenCodeSessionSummary[]; messages: Map<string, IndexedMessages> } {
+  const reader = createConversationReader(db);
+  const messages = new Map<string, IndexedMessages>();
+  const out = sessions.map((s) => {
+    const m = reader.update(s.id, undefined);
+    if (m.messages) messages.set(s.id, m.messages);
+    return { ...s, search: m.mark };
+  });
+  return { sessions: out, messages };
 }
 
 /** A page of the session's conversation, positions as the index gave them; null when the store has no such session. */

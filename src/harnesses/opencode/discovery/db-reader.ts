@@ -18,7 +18,7 @@ import { RECENT, createBulkReader } from './db-bulk.ts';
 import { createPartReader, sessionColumns, sessionTableColumns, toSummary } from './db-rows.ts';
 import { numberOrNull, stringOrNull, type ConversationMark, type MessageFacts, type OpenCodeSessionSummary } from './summary.ts';
 import { createMessageUsageReader } from './usage-records.ts';
-import { createConversationReader } from './conversation.ts';
+import { createConversationReader, withConversations } from './conversation.ts';
 import type { IndexedMessages } from '../../../discovery/contract.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
 
@@ -138,13 +138,12 @@ function readEach(db: Db, cols: Set<string>, changed: Changed, out: DbScanResult
 function readBulk(db: Db, cols: Set<string>, changed: Changed, out: DbScanResult): void {
   const r = createBulkReader(db, cols).read(changed.map((c) => c.id), new Map(changed.map((c) => [c.id, c.mark])));
   const keyOf = new Map(changed.map((c) => [c.id, c.key]));
-  const conversation = createConversationReader(db);
-  for (const s of r.sessions) {
-    const m = conversation.update(s.id, undefined); // new sessions: their whole conversation
-    if (m.messages) out.messages.set(s.id, m.messages);
-    out.sessions.set(s.id, { ...s, key: keyOf.get(s.id) ?? s.key, search: m.mark });
+  const c = withConversations(db, r.sessions); // new sessions: their whole conversation
+  for (const s of c.sessions) {
+    out.sessions.set(s.id, { ...s, key: keyOf.get(s.id) ?? s.key });
     out.reread++;
   }
+  for (const [id, m] of c.messages) out.messages.set(id, m);
   for (const u of r.usage) out.usage.push(u);
   out.malformed += r.malformed;
 }

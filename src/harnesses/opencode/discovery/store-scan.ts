@@ -54,7 +54,7 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
       return;
     }
     // Unchanged store: nothing to read, unless a session was summarised before search (read it once more).
-    if (entry && (entry.summary as { fp?: string } | null)?.fp === fp && ![...db.values()].some((s) => !s.search)) return;
+    if (entry && (entry.summary as { fp?: string } | null)?.fp === fp && allSearched(db)) return;
     let handle;
     try {
       handle = openOpenCodeDb(dbPath);
@@ -184,6 +184,12 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
       return all;
     },
   };
+}
+
+/** True when every session has been read for search (no copy of the map: this runs on every scan). */
+function allSearched(sessions: ReadonlyMap<string, OpenCodeSessionSummary>): boolean {
+  for (const s of sessions.values()) if (!s.search) return false;
+  return true;
 }
 
 /** Size and mtime of the store and its WAL: any commit changes one of them. Null when the store is absent. */

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { acquireLock, type LockHandle, type LockOperations } from './lock/index.ts';
 import { buildIdentity, VERSION, type BuildIdentity } from './identity.ts';
 import { ensureHome, loadOrCreateToken, resolvePaths, tightenHome, type MusterPaths } from './paths.ts';
-import { openSqliteStore, createFsPackFiles, type Store } from '../store/index.ts';
+import { DEFAULT_INDEX_FLUSH_INTERVAL_MS, openSqliteStore, createFsPackFiles, type Store } from '../store/index.ts';
 import { createEventBus, type EventBus } from '../events/index.ts';
 import { createApp } from '../server/app.ts';
 import { listen, type Listener } from '../server/listen.ts';
@@ -113,7 +113,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   disposers.push(() => lock.release());
   try {
     for (const p of tightenHome(paths)) log(`[muster] ${p} was readable by others; made it private`);
-    const store = openSqliteStore({ path: paths.db });
+    const store = openSqliteStore({ path: paths.db, indexFlushIntervalMs: DEFAULT_INDEX_FLUSH_INTERVAL_MS });
     disposers.push(() => store.close());
     const token = loadOrCreateToken(paths.token);
     const bus = createEventBus();

@@ -1,5 +1,5 @@
 export type { Store, SettingsRepository } from './types.ts';
-export { openSqliteStore, type SqliteStoreOptions } from './sqlite.ts';
+export { DEFAULT_INDEX_FLUSH_INTERVAL_MS, openSqliteStore, type SqliteStoreOptions } from './sqlite.ts';
 export { SCHEMA_MARKER, MIGRATIONS, migrate, type Migration } from './migrations.ts';
 export { SETTINGS, defaultSettings, validateSettingsPatch, type Settings, type SettingValue } from './settings.ts';
 export { createSqliteActionsRepository, type ActionsRepository } from './actions.ts';

@@ -91,6 +91,34 @@ test('transcript index writes are batched per tick and survive close and reopen'
   }
 });
 
+test('with a flush interval, a write after a quiet spell commits on the next tick and later ones wait for the interval', async () => {
+  const t = tempDb();
+  const intervalMs = 300;
+  try {
+    const store = openSqliteStore({ path: t.path, indexFlushIntervalMs: intervalMs });
+    const peek = new Database(t.path, { readonly: true });
+    const rows = (): number => (peek.prepare('SELECT count(*) n FROM transcript_index').get() as { n: number }).n;
+    const put = (i: number): void => store.transcriptIndex.put({ path: `/t/${i}.jsonl`, harness: 'claude', size: i, mtimeMs: i, offset: i, summary: null });
+    put(1);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(rows(), 1, 'the first write commits at once');
+    const committed = performance.now();
+    put(2);
+    put(3);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(rows(), 1, 'writes right after a commit are gathered');
+    assert.equal(store.transcriptIndex.list('claude').length, 3, 'and answered from memory meanwhile');
+    while (rows() < 3) await new Promise((r) => setTimeout(r, 10));
+    assert.ok(performance.now() - committed >= intervalMs - 5, 'committed once the interval had passed');
+    put(4);
+    store.close();
+    assert.equal(rows(), 4, 'close commits what is pending without waiting');
+    peek.close();
+  } finally {
+    t.cleanup();
+  }
+});
+
 test('migrations are listed in ascending version order, and a store reopens at the latest version', () => {
   const versions = MIGRATIONS.map((m) => m.version);
   assert.deepEqual(versions, [...versions].sort((a, b) => a - b), 'ascending');

@@ -159,6 +159,8 @@ export interface TranscriptIndex {
    * message without text, so it never decodes a tool's output. Default (absent): true.
    */
   wantsToolOutput?(): boolean;
+  /** Writes what was put and not yet persisted, now (a store that gathers its writes). Default: nothing to do. */
+  flush?(): void;
 }
 
 /**

@@ -86,7 +86,11 @@ export function startColdRun(o: ColdRunOptions): ColdRun | null {
     }
     o.onProgress({ ...progress });
   };
-  const done = o.cold.indexer.read(o.kind, [...planned.values()].map((p) => p.task), apply).finally(() => pending.clear());
+  // Once every file is in, what the store still gathers is written at once: a complete cold index is a persisted one.
+  const done = o.cold.indexer.read(o.kind, [...planned.values()].map((p) => p.task), apply).finally(() => {
+    pending.clear();
+    o.index.flush?.();
+  });
   return { pending, done };
 }
 

@@ -1,12 +1,14 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import Database from 'better-sqlite3';
 import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
 import type { IndexProgress } from '../../../discovery/contract.ts';
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import { createColdIndexer } from '../../../discovery/index-pool/index.ts';
 import type { Session } from '../../../core/session.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
+import { openSqliteStore } from '../../../store/index.ts';
 import { createClaudeSource } from './source.ts';
 import { foldClaudeTask } from './transcript-scan.ts';
 import { assistantLine, metaLine, tempHome, toolResultLine, userLine, writeTranscript } from './claude-fixtures.test-support.ts';
@@ -82,4 +84,25 @@ test('a file read by a watch event while the cold index runs keeps what that rea
   assert.equal(after?.title, 'renamed task');
   assert.equal(after?.tokens.input, 7);
   await indexer.close();
+});
+
+test('a cold index into a store that gathers its writes is persisted when it ends, not an interval later', async () => {
+  const home = history(8);
+  const dbPath = `${home}/muster.db`;
+  const store = openSqliteStore({ path: dbPath, indexFlushIntervalMs: 60_000 });
+  const indexer = createColdIndexer({ folds: { claude: foldClaudeTask }, batchBytes: 1 });
+  const source = createClaudeSource({ home, proc: createFakeProc(), git, index: store.transcriptIndex, cold: { indexer, minBytes: 0 } });
+  const run = source.coldIndex?.(() => {});
+  assert.ok(run, 'a cold index started');
+  await run;
+  const peek = new Database(dbPath, { readonly: true });
+  try {
+    const rows = (sql: string): number => (peek.prepare(sql).get() as { n: number }).n;
+    assert.equal(rows('SELECT count(*) AS n FROM transcript_index'), 8, 'every entry is in the file');
+    assert.equal(rows('SELECT count(*) AS n FROM usage_records'), 8, 'and every usage record');
+  } finally {
+    peek.close();
+    store.close();
+    await indexer.close();
+  }
 });

@@ -174,6 +174,7 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
       }).finally(() => {
         coldRunning = false;
         if (fresh) settleCold(fp, !failed && landed === tasks.length);
+        index.flush?.(); // a complete cold index is a persisted one
       });
     },
     scan() {

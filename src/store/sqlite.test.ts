@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { openSqliteStore } from './sqlite.ts';
 import { MIGRATIONS, migrate } from './migrations.ts';
 import { MusterError } from '../errors/index.ts';
+import { record } from '../usage/usage-fixtures.test-support.ts';
 
 function tempDb() {
   const dir = mkdtempSync(join(tmpdir(), 'muster-store-'));
@@ -114,6 +115,33 @@ test('with a flush interval, a write after a quiet spell commits on the next tic
     store.close();
     assert.equal(rows(), 4, 'close commits what is pending without waiting');
     peek.close();
+  } finally {
+    t.cleanup();
+  }
+});
+
+test('with a flush interval, writes that pile up past 8,192 usage records and messages commit on the next tick', async () => {
+  const t = tempDb();
+  try {
+    const store = openSqliteStore({ path: t.path, indexFlushIntervalMs: 60_000 });
+    const peek = new Database(t.path, { readonly: true });
+    const count = (table: string): number => (peek.prepare(`SELECT count(*) n FROM ${table}`).get() as { n: number }).n;
+    const put = (path: string, records: number): void => store.transcriptIndex.put({
+      path, harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: null,
+      usage: Array.from({ length: records }, (_, i) => record({ iso: '2026-12-01T10:00:00Z', key: `${path}:${i}`, input: 1, output: 1 })),
+    });
+    put('/a', 1);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(count('transcript_index'), 1, 'the first write commits at once');
+    put('/b', 4000);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(count('transcript_index'), 1, 'a small pile waits for the interval');
+    put('/c', 4192);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(count('transcript_index'), 3, 'a pile of 8,192 rows does not wait');
+    assert.equal(count('usage_records'), 8193);
+    peek.close();
+    store.close();
   } finally {
     t.cleanup();
   }

@@ -112,12 +112,21 @@ function toEntry(r: IndexRow): TranscriptIndexEntry {
 }
 
 /**
- * The daemon's index commits are spaced this far apart while writes keep coming: a commit costs about as much
- * as the writes of a cold index's batch (WAL pages of every B-tree the batch touched, FTS5's segment
- * flush), and a cold index on the worker threads hands over a batch every few ms. On a 1.4 GB Claude
- * corpus this took the daemon thread's CPU for a cold index from about 1.4 s to 0.8 s.
+ * The daemon's index commits are spaced this far apart while writes keep coming: a commit costs about as
+ * much as the writes of a cold index's batch (WAL pages of every B-tree the batch touched, FTS5's segment
+ * flush), and a cold index on the worker threads hands over a batch every few ms...
  */
 export const DEFAULT_INDEX_FLUSH_INTERVAL_MS = 500;
+
+/**
+ * ...but a commit never gathers more than about this many usage records and messages: its write holds
+ * the daemon's thread (FTS5 indexes about 10 MB of text a second here), and a board waiting on a
+ * half-second commit is worse than a few more commits. Measured on a 1.4 GB Claude corpus through the
+ * worker pool, three runs each way alternating: the daemon thread's CPU 1.39-1.51 s → 1.02-1.18 s
+ * (discovery alone) and 3.16-3.40 → 3.01-3.14 s (with search); its longest stall 95-136 → 134-174 ms and
+ * 131-158 → 213-279 ms. Without this cap (500 ms alone) the longest stall with search was 921 ms.
+ */
+const MAX_PENDING_ROWS = 8192;
 
 /**
  * The transcript index, cached in memory (loaded with one query on first use, so a warm start with
@@ -140,6 +149,8 @@ function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage, 
   let scheduled = false;
   let timer: NodeJS.Timeout | null = null;
   let lastFlush = -Infinity;
+  /** Usage records and messages waiting: past MAX_PENDING_ROWS they are written on the next tick. */
+  let pendingRows = 0;
 
   const load = (): Map<string, TranscriptIndexEntry> => {
     if (byPath) return byPath;
@@ -155,6 +166,7 @@ function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage, 
     const batch = [...dirty];
     const written = records;
     const indexed = texts;
+    pendingRows = 0;
     dirty.clear();
     records = [];
     texts = [];
@@ -182,9 +194,12 @@ function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage, 
     usage.notify(deltas);
   };
   const schedule = (): void => {
-    if (scheduled) return;
+    const full = pendingRows >= MAX_PENDING_ROWS;
+    if (scheduled && !(full && timer)) return;
+    if (timer) clearTimeout(timer);
+    timer = null;
     scheduled = true;
-    const wait = lastFlush + intervalMs - performance.now();
+    const wait = full ? 0 : lastFlush + intervalMs - performance.now();
     if (wait > 0) timer = setTimeout(flush, wait);
     else setImmediate(flush);
   };
@@ -195,6 +210,7 @@ function createSqliteTranscriptIndex(db: Database.Database, usage: SqliteUsage, 
       // One by one: a first read of a long transcript brings more records than spread arguments allow.
       if (fresh) for (const r of fresh) records.push(r);
       if (messages) texts.push({ path: entry.path, harness: entry.harness, messages });
+      pendingRows += (fresh?.length ?? 0) + (messages?.items.length ?? 0);
       load().set(entry.path, entry);
       dirty.set(entry.path, entry);
       schedule();

@@ -30,7 +30,7 @@ interface MessagePart {
 /** The parts of OpenCode's SDK client the plugin calls (flat-argument methods, 1.18.33). */
 interface SdkClient {
   session: {
-    messages(args: { sessionID: string; limit?: number }): Promise<{ data?: { info?: { role?: string; id?: string }; parts?: MessagePart[] }[] } | undefined>;
+    messages(args: { sessionID: string; limit?: number }): Promise<{ data?: { info?: { role?: string; id?: string; time?: { completed?: unknown } }; parts?: MessagePart[] }[] } | undefined>;
     promptAsync(args: { sessionID: string; parts: { type: 'text'; text: string }[] }): Promise<unknown>;
   };
 }
@@ -50,15 +50,21 @@ function forward(event: BusEvent): void {
   void reportEvent('opencode', event.type, { sessionID: p.sessionID, status: p.status, permission });
 }
 
-/** The session's last assistant message: its text (the turn's report) and its id (the turn it closes). */
-async function lastAssistant(client: SdkClient, sessionID: string): Promise<{ text: string | null; id: string | null }> {
+/**
+ * The session's last assistant message: its text (the turn's report) and its id (the turn it closes);
+ * `movedOn` when the session is past that turn already — a newer user message (a continuation, or the
+ * operator typed) or a reply not completed yet (the next turn is running), which reports its own end.
+ */
+async function lastAssistant(client: SdkClient, sessionID: string): Promise<{ text: string | null; id: string | null; movedOn: boolean }> {
   try {
     const r = await client.session.messages({ sessionID, limit: 10 });
-    const last = [...(r?.data ?? [])].reverse().find((m) => m.info?.role === 'assistant');
+    const data = r?.data ?? [];
+    const last = [...data].reverse().find((m) => m.info?.role === 'assistant');
     const text = (last?.parts ?? []).filter((p) => p.type === 'text' && typeof p.text === 'string').map((p) => p.text).join('').trim();
-    return { text: text || null, id: typeof last?.info?.id === 'string' ? last.info.id : null };
+    const movedOn = last !== undefined && (data.at(-1) !== last || last.info?.time?.completed === undefined);
+    return { text: text || null, id: typeof last?.info?.id === 'string' ? last.info.id : null, movedOn };
   } catch {
-    return { text: null, id: null };
+    return { text: null, id: null, movedOn: false };
   }
 }
 
@@ -92,8 +98,9 @@ export default {
         // OpenCode can go idle twice after one turn: the last message's id lets the daemon count the turn once.
         const last = await lastAssistant(client, id);
         // The session went busy again before its reply was read (a second idle of the same turn, read after the
-        // continuation started): the newest reply belongs to the next turn, which reports its own end.
-        if ((busyAt.get(id) ?? 0) > idleAt) return;
+        // continuation started; the busy event can come after the read under load, the messages cannot lie):
+        // the newest reply belongs to the next turn, which reports its own end.
+        if ((busyAt.get(id) ?? 0) > idleAt || last.movedOn) return;
         const next = await turnEndDecision('opencode', 'session.idle', { sessionID: id, muster_turn_id: last.id }, last.text);
         if (next === null || (busyAt.get(id) ?? 0) > idleAt) return;
         await client.session.promptAsync({ sessionID: id, parts: [{ type: 'text', text: next }] }).catch(() => undefined);

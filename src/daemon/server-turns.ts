@@ -5,7 +5,11 @@
  * assistant message newer than the last one judged (not only on a working → idle transition, which a
  * turn faster than the file watch can skip); the report is that message's text, and the driver's
  * continuation goes back through the server (the source's `prompt`). Sessions whose extension or plugin
- * listens on the inbox report their own turns, so they are left to it.
+ * reports for them — it listens on the inbox, or it sent a hook event for the session in the last
+ * minute — report their own turns, so they are left to it: judging the turn here too would count it twice
+ * and send two continuations (seen with the OpenCode plugin when a new session's first turn ended before
+ * the plugin's inbox poll named it). The minute lets a session later hosted without the plugin (`opencode
+ * serve`) be driven here again.
  */
 import type { EventBus } from '../events/index.ts';
 import type { Goals } from '../goals/index.ts';
@@ -19,7 +23,12 @@ export interface ServerTurnsOptions {
   inbox: Inbox;
   goals: Goals;
   log(line: string): void;
+  /** Default: Date.now. */
+  clock?: () => number;
 }
+
+/** A hook event this recent says the session's own extension or plugin reports its turns. */
+const REPORTER_FRESH_MS = 60_000;
 
 const total = (t: Session['tokens']) => t.input + t.output + t.cacheRead + t.cacheWrite;
 
@@ -30,11 +39,15 @@ export function watchServerTurns(o: ServerTurnsOptions): () => void {
   const tokensAt = new Map<string, number>();
   /** Sessions being judged now, and whether another event came meanwhile (then they are looked at again). */
   const busy = new Map<string, boolean>();
+  /** When an in-process reporter last sent a hook event for each session (bounded: the oldest go first). */
+  const reported = new Map<string, number>();
+  const clock = o.clock ?? Date.now;
+  const reportsItself = (id: string): boolean => clock() - (reported.get(id) ?? -Infinity) <= REPORTER_FRESH_MS;
 
   async function consider(id: string): Promise<void> {
     const s = o.hub.get(id);
     // An idle session on `opencode serve` is listed dormant (the server hosts many), yet promptable.
-    if (!s || s.promptable !== true || s.status === 'working' || s.status === 'waiting' || o.inbox.listening(id)) return;
+    if (!s || s.promptable !== true || s.status === 'working' || s.status === 'waiting' || reportsItself(id) || o.inbox.listening(id)) return;
     const source = o.hub.source(s.harness);
     if (!source?.tail) return;
     const goal = await o.goals.forSession(id);
@@ -51,6 +64,15 @@ export function watchServerTurns(o: ServerTurnsOptions): () => void {
   }
 
   return o.bus.subscribe((e) => {
+    if (e.type === 'hook.event.received') {
+      const sessionId = (e.data as { sessionId?: unknown }).sessionId;
+      if (typeof sessionId === 'string' && sessionId !== '') {
+        reported.delete(sessionId);
+        reported.set(sessionId, clock());
+        if (reported.size > 10_000) reported.delete(reported.keys().next().value as string);
+      }
+      return;
+    }
     if (e.type !== 'session.status.changed' && e.type !== 'session.upserted') return;
     const d = e.data as { id?: unknown; session?: { id?: unknown } };
     const id = typeof d.id === 'string' ? d.id : typeof d.session?.id === 'string' ? d.session.id : null;

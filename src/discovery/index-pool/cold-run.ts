@@ -89,9 +89,21 @@ export function startColdRun(o: ColdRunOptions): ColdRun | null {
   // Once every file is in, what the store still gathers is written at once: a complete cold index is a persisted one.
   const done = o.cold.indexer.read(o.kind, [...planned.values()].map((p) => p.task), apply).finally(() => {
     pending.clear();
-    o.index.flush?.();
+    flushQuietly(o.index);
   });
   return { pending, done };
+}
+
+/**
+ * Writes what the index gathers now. A write that fails here (the store closing, a full disk) is left to
+ * the store's own next commit, which meets the same error where it always has: the run itself never fails.
+ */
+export function flushQuietly(index: TranscriptIndex): void {
+  try {
+    index.flush?.();
+  } catch {
+    // see above
+  }
 }
 
 /** A failed read as a result (a file that is not regular is named so: ENOTREG). */

@@ -106,3 +106,15 @@ test('a cold index into a store that gathers its writes is persisted when it end
     await indexer.close();
   }
 });
+
+test('a cold index whose last write fails (a store closing, a full disk) still ends, without an error', async () => {
+  const home = history(3);
+  const index = { ...createMemoryTranscriptIndex(), flush: () => { throw new Error('database or disk is full'); } };
+  const indexer = createColdIndexer({ folds: { claude: foldClaudeTask }, batchBytes: 1 });
+  const source = createClaudeSource({ home, proc: createFakeProc(), git, index, cold: { indexer, minBytes: 0 } });
+  const run = source.coldIndex?.(() => {});
+  assert.ok(run, 'a cold index started');
+  await run;
+  assert.equal((await source.list()).length, 3);
+  await indexer.close();
+});

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import type { IndexedMessages, TranscriptIndex } from '../../../discovery/contract.ts';
 import { isNotRegularFile } from '../../../discovery/regular-file/index.ts';
-import { DEFAULT_COLD_MIN_BYTES, type ColdIndexing, type FileResult } from '../../../discovery/index-pool/index.ts';
+import { DEFAULT_COLD_MIN_BYTES, flushQuietly, type ColdIndexing, type FileResult } from '../../../discovery/index-pool/index.ts';
 import type { IndexProgress } from '../../../discovery/contract.ts';
 import { OPENCODE_COLD_KIND, chunkTasks, usageBySession, type OpenCodeChunkResult } from './cold.ts';
 import { openOpenCodeDb, readSessionIds, scanOpenCodeDb } from './db-reader.ts';
@@ -174,7 +174,7 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
       }).finally(() => {
         coldRunning = false;
         if (fresh) settleCold(fp, !failed && landed === tasks.length);
-        index.flush?.(); // a complete cold index is a persisted one
+        flushQuietly(index); // a complete cold index is a persisted one
       });
     },
     scan() {

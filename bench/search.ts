@@ -15,19 +15,17 @@
  *      after a round of searches over HTTP (target ≤ 300 MB).
  * Run: node --import tsx bench/search.ts   (needs `npm run build` for part 4)
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { createClaudeSource } from '../src/harnesses/claude/discovery/index.ts';
-import { openSqliteStore } from '../src/store/index.ts';
+import { DEFAULT_INDEX_FLUSH_INTERVAL_MS, openSqliteStore } from '../src/store/index.ts';
 import type { Store } from '../src/store/index.ts';
 import { createSearchService } from '../src/search/index.ts';
-import { DEFAULT_INDEX_FLUSH_INTERVAL_MS } from '../src/store/index.ts';
 import { createColdIndexer, spawnIndexWorker } from '../src/discovery/index-pool/index.ts';
 import { INDEX_FOLDS } from '../src/harnesses/index-folds.ts';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { existsSync } from 'node:fs';
 import { generateClaudeCorpus } from './corpus/claude-corpus.ts';
 import { api, benchHome, percentile, rssMb, startDaemon, writeManyClaudeTranscripts } from './corpus/daemon-kit.ts';
 

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import plugin from './plugin.ts';
+import { pointReportersAt } from '../status-assets/daemon-env.test-support.ts';
 
 interface Message { info: { role: string; id: string; time: { created: number; completed?: number } }; parts: { type: string; text: string }[] }
 
@@ -35,9 +36,7 @@ async function withPlugin(run: (t: { idle(messages: Message[]): Promise<void>; t
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const dir = mkdtempSync(join(tmpdir(), 'muster-oc-plugin-'));
   writeFileSync(join(dir, 'token'), 'a'.repeat(43));
-  const saved = { url: process.env.MUSTER_URL, token: process.env.MUSTER_TOKEN_FILE };
-  process.env.MUSTER_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
-  process.env.MUSTER_TOKEN_FILE = join(dir, 'token');
+  const restoreEnv = pointReportersAt(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api`, join(dir, 'token'));
   type Handler = (e: { properties?: Record<string, unknown> }) => void;
   const handlers = new Map<string, Handler[]>();
   let messages: Message[] = [];
@@ -69,10 +68,7 @@ async function withPlugin(run: (t: { idle(messages: Message[]): Promise<void>; t
   } finally {
     server.closeAllConnections();
     server.close();
-    for (const [k, v] of [['MUSTER_URL', saved.url], ['MUSTER_TOKEN_FILE', saved.token]] as const) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
+    restoreEnv();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readStatusAsset } from '../status-assets/index.ts';
+import { pointReportersAt } from '../status-assets/daemon-env.test-support.ts';
 
 type Handler = (event: unknown, ctx: unknown) => Promise<unknown>;
 interface Tool { name: string; execute(id: string, params: unknown, signal?: AbortSignal, onUpdate?: unknown, ctx?: unknown): Promise<{ isError?: boolean; content: { text: string }[] }> }
@@ -21,7 +22,7 @@ describe('pi/omp extension: the token file', () => {
   let server: Server;
   const handlers = new Map<string, Handler>();
   const tools = new Map<string, Tool>();
-  const saved = { url: process.env.MUSTER_URL, file: process.env.MUSTER_TOKEN_FILE };
+  let restoreEnv = (): void => {};
 
   before(async () => {
     server = createServer((req, res) => {
@@ -35,8 +36,7 @@ describe('pi/omp extension: the token file', () => {
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    process.env.MUSTER_URL = `http://127.0.0.1:${(server.address() as { port: number }).port}/api`;
-    process.env.MUSTER_TOKEN_FILE = tokenFile;
+    restoreEnv = pointReportersAt(`http://127.0.0.1:${(server.address() as { port: number }).port}/api`, tokenFile);
     const file = join(dir, 'muster-pi.mjs');
     writeFileSync(file, readStatusAsset('pi-extension'));
     const mod = (await import(pathToFileURL(file).href)) as { default(pi: unknown): void };
@@ -44,10 +44,7 @@ describe('pi/omp extension: the token file', () => {
   });
   after(() => {
     server.close();
-    process.env.MUSTER_URL = saved.url;
-    process.env.MUSTER_TOKEN_FILE = saved.file;
-    if (saved.url === undefined) delete process.env.MUSTER_URL;
-    if (saved.file === undefined) delete process.env.MUSTER_TOKEN_FILE;
+    restoreEnv();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listenInbox } from './turn-end.ts';
+import { pointReportersAt } from './daemon-env.test-support.ts';
 
 describe('the in-process reporters\' inbox poll', () => {
   it('a session the process starts showing is listened for at once: the running long poll is cut and made again with it', async () => {
@@ -24,9 +25,7 @@ describe('the in-process reporters\' inbox poll', () => {
     const dir = mkdtempSync(join(tmpdir(), 'muster-inbox-poll-'));
     const tokenFile = join(dir, 'token');
     writeFileSync(tokenFile, 'a'.repeat(43));
-    const saved = { url: process.env.MUSTER_URL, token: process.env.MUSTER_TOKEN_FILE };
-    process.env.MUSTER_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
-    process.env.MUSTER_TOKEN_FILE = tokenFile;
+    const restoreEnv = pointReportersAt(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api`, tokenFile);
     const shown = ['ses_first'];
     const listener = listenInbox('opencode', () => [...shown], () => undefined);
     try {
@@ -48,10 +47,7 @@ describe('the in-process reporters\' inbox poll', () => {
       listener.stop();
       server.closeAllConnections();
       server.close();
-      process.env.MUSTER_URL = saved.url;
-      process.env.MUSTER_TOKEN_FILE = saved.token;
-      if (saved.url === undefined) delete process.env.MUSTER_URL;
-      if (saved.token === undefined) delete process.env.MUSTER_TOKEN_FILE;
+      restoreEnv();
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -38,6 +38,9 @@ export async function turnEndDecision(harness: string, event: string, payload: R
 /** How often a running inbox poll checks whether the sessions to listen for changed, ms. */
 const RENEW_CHECK_MS = 250;
 
+/** A list of sessions as a set, to compare two lists regardless of order. */
+const sessionSet = (ids: readonly string[]): string => [...ids].sort().join(',');
+
 export interface InboxListener {
   stop(): void;
 }
@@ -66,11 +69,10 @@ export function listenInbox(harness: string, sessions: () => string[], deliver: 
       abort = new AbortController();
       // A session this process starts showing (a TUI's new session) is listened for at once, not when the
       // running poll ends up to 25 s later: the poll is cut and made again with the new list.
-      const same = (a: readonly string[]): string => [...a].sort().join(',');
-      const polled = same(ids);
+      const polled = sessionSet(ids);
       let renewed = false;
       const watch = setInterval(() => {
-        if (same(sessions()) === polled) return; // the same sessions in another order: nothing to renew
+        if (sessionSet(sessions()) === polled) return; // the same sessions in another order: nothing to renew
         renewed = true;
         abort.abort();
       }, RENEW_CHECK_MS);

@@ -212,7 +212,10 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       onTurnFinished: (turn) => goals.onTurnFinished(turn),
       turnEndOf,
       // A Stop waits for an audit only when the session has an active goal; others answer at once.
-      hasActiveGoal: async (id) => (await goals.forSession(id))?.status === 'active',
+      activeGoalSince: async (id) => {
+        const g = await goals.forSession(id);
+        return g?.status === 'active' ? Date.parse(g.createdAt) : null;
+      },
       auditTimeoutMs: async () => (await store.settings.all()).auditTimeoutSeconds * 1000,
       handoff: createStopHandoff({
         repo: store.goals,

@@ -13,7 +13,7 @@ function decider(decisions: (() => Promise<TurnDecision>)[], extra: Partial<Hook
   let n = 0;
   const d = createHookDecider({
     onTurnFinished: () => (decisions[n++] ?? (() => Promise.resolve({ decision: 'stop', reason: 'x', goal: null } as TurnDecision)))(),
-    hasActiveGoal: async () => true,
+    activeGoalSince: async () => 0,
     turnEndOf,
     auditTimeoutMs: async () => 1000,
     handoff: async (h) => void handoffs.push(h),
@@ -30,7 +30,7 @@ const ticketOf = (a: unknown) => {
 };
 
 test('no active goal: the Stop is answered at once with null and nothing is audited', async () => {
-  const { d, calls } = decider([cont('go')], { hasActiveGoal: async () => false });
+  const { d, calls } = decider([cont('go')], { activeGoalSince: async () => null });
   assert.equal(await d.decide(stop(), SID), null);
   assert.equal(calls(), 0);
   assert.equal(await d.decide({ ...stop(), event: 'PreToolUse' }, SID), null);
@@ -113,7 +113,7 @@ test('a turn end without last_assistant_message (Copilot\'s agentStop) is audite
   const asked: string[] = [];
   const d = createHookDecider({
     onTurnFinished: async (turn) => (turns.push(turn), { decision: 'stop', reason: 'x', goal: null } as TurnDecision),
-    hasActiveGoal: async () => true,
+    activeGoalSince: async () => 0,
     turnEndOf,
     auditTimeoutMs: async () => 1000,
     reportOf: async (harness, id) => (asked.push(`${harness}:${id}`), 'read from the events'),
@@ -139,4 +139,19 @@ test('regression: a turn end repeated for the turn already judged (same muster_t
   // Without the id (other harnesses, older plugins) every turn end is judged, as before.
   ticketOf(await d.decide(stop(), SID));
   assert.equal(calls(), 3);
+});
+
+test('regression: a turn that ended before the goal was set (reported late) is not judged; one that ended after is', async () => {
+  // Seen with OpenCode's plugin: the first turn's idle was read and reported after the operator set the goal,
+  // so the goal counted a turn that never ran for it and sent a continuation beside the operator's prompt.
+  const setAt = 1_000_000;
+  const { d, calls } = decider([cont('one')], { activeGoalSince: async () => setAt });
+  const idle = (turn: string, endedAt: unknown) => ({ harness: 'opencode' as const, event: 'session.idle', payload: { sessionID: 'ses_x', last_assistant_message: 'hi', muster_turn_id: turn, muster_turn_ended_at: endedAt }, pid: 7 });
+  assert.equal(await d.decide(idle('msg_1', setAt - 300), SID), null);
+  assert.equal(calls(), 0, 'the turn before the goal is not audited');
+  ticketOf(await d.decide(idle('msg_2', setAt + 5), SID));
+  assert.equal(calls(), 1);
+  // A time that is not a number is no evidence: the turn is judged, as without one.
+  ticketOf(await d.decide(idle('msg_3', 'yesterday'), SID));
+  assert.equal(calls(), 2);
 });

@@ -41,8 +41,11 @@ export interface HookDeciderOptions {
   onTurnFinished(turn: TurnFinished): Promise<TurnDecision>;
   /** The harness's turn end that carries the goal driver's answer, or null when its hooks cannot continue a session. */
   turnEndOf(harness: Harness): TurnEndSpec | null;
-  /** Whether the session has an active goal: the cheap check that keeps goal-less Stops fast. */
-  hasActiveGoal(sessionId: string): Promise<boolean>;
+  /**
+   * When the session's active goal was set (ms since the epoch), null when it has none: the cheap check
+   * that keeps goal-less Stops fast, and the line before which a turn is not the goal's.
+   */
+  activeGoalSince(sessionId: string): Promise<number | null>;
   /** Bound of one audit, ms (read at each Stop). The ticket's waitMs adds a margin to it. */
   auditTimeoutMs(): Promise<number>;
   /**
@@ -157,7 +160,16 @@ export function createHookDecider(o: HookDeciderOptions): HookDecider {
       blocks.set(sessionId, consecutive);
       const capRaw = input.payload.muster_block_cap;
       const cap = typeof capRaw === 'number' && Number.isSafeInteger(capRaw) && capRaw >= 0 ? capRaw : turnEnd.defaultBlockCap;
-      if (!(await o.hasActiveGoal(sessionId).catch(() => false))) return null;
+      const since = await o.activeGoalSince(sessionId).catch(() => null);
+      if (since === null) return null;
+      // A turn that ended before the goal was set is not one of its turns. A reporter that reads the turn
+      // before it reports (OpenCode's plugin reads the session's messages) can arrive after a goal set
+      // meanwhile: judging it would count a turn that never ran for the goal and send a continuation.
+      const endedAt = input.payload.muster_turn_ended_at;
+      if (typeof endedAt === 'number' && Number.isFinite(endedAt) && endedAt < since) {
+        log(`[goals] ${sessionId}: a turn that ended before the goal was set is not judged`);
+        return null;
+      }
       const turn = await turnOf(input, sessionId);
       const id = newId();
       const pid = input.pid ?? null;

@@ -80,6 +80,7 @@ describe('the OpenCode plugin reports a turn end once, and only while the sessio
       assert.equal(t.turnEnds.length, 1);
       assert.equal(t.turnEnds[0]?.muster_turn_id, 'm2');
       assert.equal(t.turnEnds[0]?.last_assistant_message, 'first answer');
+      assert.equal(t.turnEnds[0]?.muster_turn_ended_at, 3, "the turn ended when its reply completed (a goal set after that is not this turn's)");
       assert.deepEqual(t.prompts, ['keep going']);
 
       // A late second idle of the first turn, read once the continuation is in and its reply is streaming.

@@ -55,16 +55,17 @@ function forward(event: BusEvent): void {
  * `movedOn` when the session is past that turn already — a newer user message (a continuation, or the
  * operator typed) or a reply not completed yet (the next turn is running), which reports its own end.
  */
-async function lastAssistant(client: SdkClient, sessionID: string): Promise<{ text: string | null; id: string | null; movedOn: boolean }> {
+async function lastAssistant(client: SdkClient, sessionID: string): Promise<{ text: string | null; id: string | null; completedAt: number | null; movedOn: boolean }> {
   try {
     const r = await client.session.messages({ sessionID, limit: 10 });
     const data = r?.data ?? [];
     const last = [...data].reverse().find((m) => m.info?.role === 'assistant');
     const text = (last?.parts ?? []).filter((p) => p.type === 'text' && typeof p.text === 'string').map((p) => p.text).join('').trim();
     const movedOn = last !== undefined && (data.at(-1) !== last || last.info?.time?.completed === undefined);
-    return { text: text || null, id: typeof last?.info?.id === 'string' ? last.info.id : null, movedOn };
+    const completed = last?.info?.time?.completed;
+    return { text: text || null, id: typeof last?.info?.id === 'string' ? last.info.id : null, completedAt: typeof completed === 'number' ? completed : null, movedOn };
   } catch {
-    return { text: null, id: null, movedOn: false };
+    return { text: null, id: null, completedAt: null, movedOn: false };
   }
 }
 
@@ -101,7 +102,8 @@ export default {
         // continuation started; the busy event can come after the read under load, the messages cannot lie):
         // the newest reply belongs to the next turn, which reports its own end.
         if ((busyAt.get(id) ?? 0) > idleAt || last.movedOn) return;
-        const next = await turnEndDecision('opencode', 'session.idle', { sessionID: id, muster_turn_id: last.id }, last.text);
+        // When the turn ended (its reply's completion, else the idle): a goal set while the messages were read is not this turn's.
+        const next = await turnEndDecision('opencode', 'session.idle', { sessionID: id, muster_turn_id: last.id, muster_turn_ended_at: last.completedAt ?? idleAt }, last.text);
         if (next === null || (busyAt.get(id) ?? 0) > idleAt) return;
         await client.session.promptAsync({ sessionID: id, parts: [{ type: 'text', text: next }] }).catch(() => undefined);
       })();

@@ -24,7 +24,8 @@ export async function turnEndDecision(harness: string, event: string, payload: R
   const link = findDaemon();
   if (!link) return null;
   const path = `/hooks/${harness}/${encodeURIComponent(event)}`;
-  const body = { payload: { ...payload, last_assistant_message: report === null ? null : report.slice(0, REPORT_MAX) }, pid: process.pid, launchId: process.env.MUSTER_LAUNCH_ID || null };
+  // muster_turn_ended_at: when the turn ended (now, unless the caller knows better); the daemon does not judge a turn that ended before the goal was set.
+  const body = { payload: { muster_turn_ended_at: Date.now(), ...payload, last_assistant_message: report === null ? null : report.slice(0, REPORT_MAX) }, pid: process.pid, launchId: process.env.MUSTER_LAUNCH_ID || null };
   const first = await postJson(link, path, body, 2000);
   let d = (first.json as { decision?: Decision } | null)?.decision ?? null;
   if (d && d.pending === true && typeof d.decisionId === 'string') {

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { GOALS_TABLE_SQL } from './goals.ts';
 import { USAGE_TABLES_SQL } from './usage.ts';
 import { WORKTREES_TABLE_SQL } from './worktrees.ts';
-import { SEARCH_TABLES_SQL } from './search.ts';
+import { SEARCH_DOCS_SQL } from './search.ts';
 
 export interface Migration {
   version: number;
@@ -193,13 +193,54 @@ export const MIGRATIONS: Migration[] = [
     version: 10,
     name: 'search: an FTS5 index of transcript messages (session, harness, role, time, position), fed by the transcript index',
     up(db) {
-      db.exec(SEARCH_TABLES_SQL);
+      db.exec(SEARCH_TABLES_V10_SQL);
       // Summaries indexed before this version gave no messages: re-read every transcript once (usage
       // records read again are upserted to the same rows).
       db.exec('DELETE FROM transcript_index');
     },
   },
+  {
+    version: 11,
+    name: "search: a message row names its file by id (search_files.id), not by path, session and harness",
+    up(db) {
+      // What is indexed stays: the rows move to the new tables under the same ids, so search_text's rowids
+      // still name them. A message whose file has no row (never written so) is dropped with its text.
+      db.exec(`
+        ALTER TABLE search_files RENAME TO search_files_v10;
+        ALTER TABLE search_docs RENAME TO search_docs_v10;
+        ${SEARCH_DOCS_SQL}
+        INSERT INTO search_files(path, harness, session_id, next_position)
+          SELECT path, harness, session_id, next_position FROM search_files_v10;
+        INSERT INTO search_docs(id, file_id, role, at_ms, position)
+          SELECT d.id, f.id, d.role, d.at_ms, d.position FROM search_docs_v10 d JOIN search_files f ON f.path = d.path;
+        DELETE FROM search_text WHERE rowid NOT IN (SELECT id FROM search_docs);
+        DROP TABLE search_docs_v10;
+        DROP TABLE search_files_v10;
+      `);
+    },
+  },
 ];
+
+/** The search tables as migration 10 made them (migration 11 moved their rows to search.ts's). */
+const SEARCH_TABLES_V10_SQL = `
+  CREATE TABLE search_files (
+    path TEXT PRIMARY KEY,
+    harness TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    next_position INTEGER NOT NULL
+  );
+  CREATE TABLE search_docs (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL,
+    harness TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    role TEXT NOT NULL,
+    at_ms INTEGER,
+    position INTEGER NOT NULL
+  );
+  CREATE INDEX search_docs_path ON search_docs(path);
+  CREATE VIRTUAL TABLE search_text USING fts5(text, tags, tokenize = 'unicode61 remove_diacritics 2');
+`;
 
 /** The fleet outbox and its mirror (store/fleet-outbox.ts reads and writes them). */
 export const FLEET_OUTBOX_SQL = `

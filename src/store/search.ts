@@ -1,9 +1,11 @@
 /**
- * The search index in SQLite: `search_docs` holds each indexed message's session, harness, role,
- * time and position; `search_text` (FTS5, unicode61 without diacritics) its text under the same rowid,
- * with its role and harness as tag words (`tags`) so those filters are answered by the FTS index itself;
- * `search_files` the next position of every transcript file. Written by the transcript index's flush in
- * the same transaction as the entries whose bytes the messages came from.
+ * The search index in SQLite: `search_files` holds every transcript file's session, harness and next
+ * position; `search_docs` each indexed message's file, role, time and position; `search_text` (FTS5,
+ * unicode61 without diacritics) its text under the same rowid, with its role and harness as tag words
+ * (`tags`) so those filters are answered by the FTS index itself. A message row names its file by id,
+ * not by path and session: a cold index writes tens of thousands of them, and the rows and their index
+ * are a third of what they were (migration 11). Written by the transcript index's flush in the same
+ * transaction as the entries whose bytes the messages came from.
  */
 import type Database from 'better-sqlite3';
 import type { Harness } from '../core/session.ts';
@@ -11,24 +13,23 @@ import type { MessageRole } from '../core/transcript-message.ts';
 import type { IndexedMessages } from '../discovery/contract.ts';
 import type { CompiledQuery, SearchRepository, SearchRow } from '../search/types.ts';
 
-export const SEARCH_TABLES_SQL = `
+/** The files and message rows (migration 11); search_text is migration 10's. */
+export const SEARCH_DOCS_SQL = `
   CREATE TABLE search_files (
-    path TEXT PRIMARY KEY,
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
     harness TEXT NOT NULL,
     session_id TEXT NOT NULL,
     next_position INTEGER NOT NULL
   );
   CREATE TABLE search_docs (
     id INTEGER PRIMARY KEY,
-    path TEXT NOT NULL,
-    harness TEXT NOT NULL,
-    session_id TEXT NOT NULL,
+    file_id INTEGER NOT NULL,
     role TEXT NOT NULL,
     at_ms INTEGER,
     position INTEGER NOT NULL
   );
-  CREATE INDEX search_docs_path ON search_docs(path);
-  CREATE VIRTUAL TABLE search_text USING fts5(text, tags, tokenize = 'unicode61 remove_diacritics 2');
+  CREATE INDEX search_docs_file ON search_docs(file_id, position);
 `;
 
 /** A put's messages, kept in put order until the flush writes them. */
@@ -63,52 +64,58 @@ export const RANK_WINDOW = 10_000;
 const SNIPPET_TOKENS = 16;
 
 export function createSqliteSearchRepository(db: Database.Database, options: SqliteSearchOptions = {}): SqliteSearch {
-  const nextOf = db.prepare<[string], { next_position: number }>('SELECT next_position FROM search_files WHERE path = ?');
-  const setNext = db.prepare('INSERT INTO search_files(path, harness, session_id, next_position) VALUES (?, ?, ?, ?) ON CONFLICT(path) DO UPDATE SET next_position = excluded.next_position, session_id = excluded.session_id');
-  const insertDoc = db.prepare('INSERT INTO search_docs(path, harness, session_id, role, at_ms, position) VALUES (?, ?, ?, ?, ?, ?)');
+  const fileOf = db.prepare<[string], { id: number; next_position: number }>('SELECT id, next_position FROM search_files WHERE path = ?');
+  const addFile = db.prepare('INSERT INTO search_files(path, harness, session_id, next_position) VALUES (?, ?, ?, 0)');
+  const setNext = db.prepare('UPDATE search_files SET next_position = ?, harness = ?, session_id = ? WHERE id = ?');
+  const insertDoc = db.prepare('INSERT INTO search_docs(file_id, role, at_ms, position) VALUES (?, ?, ?, ?)');
   const insertText = db.prepare('INSERT INTO search_text(rowid, text, tags) VALUES (?, ?, ?)');
-  const dropText = db.prepare('DELETE FROM search_text WHERE rowid IN (SELECT id FROM search_docs WHERE path = ?)');
-  const dropDocs = db.prepare('DELETE FROM search_docs WHERE path = ?');
-  const dropFile = db.prepare('DELETE FROM search_files WHERE path = ?');
-  const dropTextFrom = db.prepare('DELETE FROM search_text WHERE rowid IN (SELECT id FROM search_docs WHERE path = ? AND position >= ?)');
-  const dropDocsFrom = db.prepare('DELETE FROM search_docs WHERE path = ? AND position >= ?');
-  const hasDocs = db.prepare<[string], { n: number }>('SELECT EXISTS(SELECT 1 FROM search_docs WHERE path = ?) AS n');
+  const dropTextFrom = db.prepare('DELETE FROM search_text WHERE rowid IN (SELECT id FROM search_docs WHERE file_id = ? AND position >= ?)');
+  const dropDocsFrom = db.prepare('DELETE FROM search_docs WHERE file_id = ? AND position >= ?');
+  const dropFile = db.prepare('DELETE FROM search_files WHERE id = ?');
+  const hasDocs = db.prepare<[number], { n: number }>('SELECT EXISTS(SELECT 1 FROM search_docs WHERE file_id = ?) AS n');
   const countDocs = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM search_docs');
   const countFiles = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM search_files');
   const toolOutput = options.includeToolOutput ?? (() => false);
 
+  /** Drops a file's messages at and after `position` (0: all of them). */
+  const dropFrom = (fileId: number, position: number): void => {
+    dropTextFrom.run(fileId, position);
+    dropDocsFrom.run(fileId, position);
+  };
   const forget = (path: string): void => {
-    dropText.run(path);
-    dropDocs.run(path);
-    dropFile.run(path);
+    const file = fileOf.get(path);
+    if (!file) return;
+    dropFrom(file.id, 0);
+    dropFile.run(file.id);
   };
   return {
     write(batch) {
       if (batch.length === 0) return;
       const withOutput = toolOutput();
       for (const { path, harness, messages } of batch) {
+        const known = fileOf.get(path);
+        const fileId = known?.id ?? Number(addFile.run(path, harness, messages.sessionId).lastInsertRowid);
         let position: number;
         if (messages.position !== undefined) {
           // A re-read from a known position: what was indexed there and after is replaced.
-          dropTextFrom.run(path, messages.position);
-          dropDocsFrom.run(path, messages.position);
+          if (known) dropFrom(fileId, messages.position);
           position = messages.position;
         } else if (messages.from === 0) {
-          // A first read has nothing to drop: the look-up through search_docs' path index is far cheaper
-          // than the three deletes, the first of which goes through FTS5 (a cold index's largest cost once).
-          if (hasDocs.get(path)?.n === 1) forget(path);
+          // A first read has nothing to drop: the look-up through search_docs' file index is far cheaper
+          // than the deletes, the first of which goes through FTS5 (a cold index's largest cost once).
+          if (known && hasDocs.get(fileId)?.n === 1) dropFrom(fileId, 0);
           position = 0;
-        } else position = nextOf.get(path)?.next_position ?? 0;
+        } else position = known?.next_position ?? 0;
         for (const m of messages.items) {
           const p = position++;
           // Positions count every message, so reading the file whole finds a hit at the same place.
           if (m.role === 'tool-result' && !withOutput) continue;
           if (m.text.trim() === '') continue;
           const at = m.at === null ? null : Date.parse(m.at);
-          const id = insertDoc.run(path, harness, messages.sessionId, m.role, Number.isFinite(at) ? at : null, p).lastInsertRowid;
+          const id = insertDoc.run(fileId, m.role, Number.isFinite(at) ? at : null, p).lastInsertRowid;
           insertText.run(id, m.text, tagsOf(m.role, harness));
         }
-        setNext.run(path, harness, messages.sessionId, position);
+        setNext.run(position, harness, messages.sessionId, fileId);
       }
     },
     forget,
@@ -179,9 +186,9 @@ function buildQuery(q: CompiledQuery, limit: number): { sql: string; params: unk
   const rank = `SELECT id, score FROM (${window}) ORDER BY score LIMIT ?`;
   const sql = `
     WITH top AS (${rank})
-    SELECT d.session_id, d.harness, d.role, d.at_ms, d.position,
+    SELECT f.session_id, f.harness, d.role, d.at_ms, d.position,
       snippet(search_text, 0, char(1), char(2), '…', ${SNIPPET_TOKENS}) AS snippet, top.score AS score
-    FROM top JOIN search_text ON search_text.rowid = top.id JOIN search_docs d ON d.id = top.id
+    FROM top JOIN search_text ON search_text.rowid = top.id JOIN search_docs d ON d.id = top.id JOIN search_files f ON f.id = d.file_id
     WHERE search_text MATCH ?
     ORDER BY top.score, d.at_ms DESC`;
   return { sql, params };

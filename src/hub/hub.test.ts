@@ -65,7 +65,7 @@ test('the liveness sweep re-lists a source when a live pid died, without file ev
   const bus = createEventBus();
   let alive = true;
   const f = fakeSource([session(B, { live: true, pid: 4242, pids: [4242], status: 'working' })]);
-  const hub = createHub({ sources: [f.src], bus, isAlive: () => alive, debounceMs: 1, sweepMs: 10 });
+  const hub = createHub({ sources: [f.src], bus, isAlive: () => alive, debounceMs: 1, sweepMs: 10, quietSweepMs: 10, stillSweepMs: 10 });
   await hub.start();
   const before = f.lists();
   await wait(40);

@@ -2,7 +2,7 @@
  * The hub merges every source into one session list and keeps it current:
  * - a source's watch() (inotify) triggers a debounced re-list of that source only;
  * - a slow safety rescan (settings.rescanSeconds, >= 30 s; up to 8× that while nothing happens) re-lists everything;
- * - one liveness sweep (every 500 ms; 1 s once nothing happened for 15 s, 2 s after a minute: sweep-timer.ts) asks whether the pids of live sessions still
+ * - one liveness sweep (every 500 ms while things happen; 1 s once nothing has for 15 s, 2 s after a minute and from the start: sweep-timer.ts) asks whether the pids of live sessions still
  *   exist — a SIGKILLed agent writes nothing, so no file event would ever tell. It is a handful of
  *   kill(pid, 0) calls (the probe, discovery/proc/liveness.ts), not a per-session poll of files.
  * Changes go out on the bus as session.upserted / session.removed / session.status.changed.

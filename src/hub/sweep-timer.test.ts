@@ -7,6 +7,7 @@ test('every activeMs while things happen, every quietMs once quiet, back to acti
   let now = 0;
   let sweeps = 0;
   const timer = startSweepTimer({ sweep: () => sweeps++, activeMs: 500, quietMs: 1000, quietAfterMs: 2000, clock: () => now });
+  timer.activity();
   const advance = (ms: number): void => {
     for (let i = 0; i < ms; i += 100) {
       now += 100;
@@ -33,6 +34,7 @@ test('every stillMs once nothing has happened for stillAfterMs; activity brings 
   let now = 0;
   let sweeps = 0;
   const timer = startSweepTimer({ sweep: () => sweeps++, activeMs: 500, quietMs: 1000, quietAfterMs: 2000, stillMs: 2000, stillAfterMs: 6000, clock: () => now });
+  timer.activity();
   const advance = (ms: number): void => {
     for (let i = 0; i < ms; i += 100) {
       now += 100;
@@ -47,5 +49,25 @@ test('every stillMs once nothing has happened for stillAfterMs; activity brings 
   timer.activity();
   advance(500);
   assert.equal(sweeps, 12, 'the next comes activeMs after the activity, not at the end of the still interval');
+  timer.close();
+});
+
+test('it starts still: its own start is not activity; the first activity brings activeMs', (t) => {
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  let now = 1_000_000;
+  let sweeps = 0;
+  const timer = startSweepTimer({ sweep: () => sweeps++, clock: () => now });
+  const advance = (ms: number): void => {
+    for (let i = 0; i < ms; i += 100) {
+      now += 100;
+      t.mock.timers.tick(100);
+    }
+  };
+  advance(10_000);
+  assert.equal(sweeps, 5, 'every 2 s from the start (defaults)');
+  advance(100);
+  timer.activity();
+  advance(1000);
+  assert.equal(sweeps, 7, 'every 500 ms once something happens');
   timer.close();
 });

@@ -6,6 +6,11 @@
  * `quietAfterMs`; every `stillMs` once nothing has for `stillAfterMs`. Any activity brings the short
  * interval back at once. A kill is seen within the interval in force plus the re-list (debounce and
  * list, tens of ms): under 2.1 s at the longest default, inside the 3 s Muster promises.
+ *
+ * The timer starts still: its own start is not activity. It starts after the hub's first listing, and a
+ * daemon that comes up among quiet sessions has nothing to sweep for sooner; the first watch event or
+ * change brings the short interval. (Starting active cost the first idle minute 71 sweeps instead of 30:
+ * 0.16 % of a core with fifty live sessions, against 0.08 % once still.)
  */
 export interface SweepTimerOptions {
   sweep(): void;
@@ -35,7 +40,7 @@ export function startSweepTimer(o: SweepTimerOptions): SweepTimer {
   const quietAfterMs = o.quietAfterMs ?? 15_000;
   const stillMs = Math.max(quietMs, o.stillMs ?? 2000);
   const stillAfterMs = Math.max(quietAfterMs, o.stillAfterMs ?? 60_000);
-  let lastActivity = clock();
+  let lastActivity = -Infinity;
   let armedFor = 0;
   let closed = false;
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -55,6 +55,8 @@ export async function run({ args, env }: CommandContext): Promise<number> {
     if (typeof report === 'string') payload.last_assistant_message = report.slice(0, REPORT_MAX);
     // The harness overrides blocks past this cap; the daemon hands such a continuation off instead.
     if (turnEnd.blockCapFrom) payload.muster_block_cap = turnEnd.blockCapFrom(env);
+    // The harness runs this hook as its turn ends: a goal set after that is not this turn's (hook-decision.ts).
+    payload.muster_turn_ended_at = started;
   }
   const body = {
     payload,

@@ -161,6 +161,12 @@ export interface TranscriptIndex {
   wantsToolOutput?(): boolean;
   /** Writes what was put and not yet persisted, now (a store that gathers its writes). Default: nothing to do. */
   flush?(): void;
+  /**
+   * Holds the writes of what is put until the returned release is called (a cold run, while it folds
+   * every file): gets and lists answer from memory meanwhile; on release the writes go out at once, in
+   * chunks. A store bounds what a hold keeps. Default: no hold (writes go out as usual).
+   */
+  hold?(): () => void;
 }
 
 /**

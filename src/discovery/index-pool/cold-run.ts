@@ -1,8 +1,8 @@
 /**
  * One source's cold index: which of its transcript files the index does not hold yet, read through
- * the cold indexer, and each batch's results put into the index — in one turn of the event loop, so the
- * store writes a batch in one transaction. A file some other read brought up to date meanwhile (a watch
- * event's targeted read) keeps what that read wrote.
+ * the cold indexer, and each batch's results put into the index, which holds its writes until the run
+ * ends. A file some other read brought up to date meanwhile (a watch event's targeted read) keeps what
+ * that read wrote.
  */
 import type { Harness } from '../../core/session.ts';
 import type { IndexProgress, TranscriptIndex, TranscriptIndexEntry } from '../contract.ts';
@@ -86,10 +86,12 @@ export function startColdRun(o: ColdRunOptions): ColdRun | null {
     }
     o.onProgress({ ...progress });
   };
-  // Once every file is in, what the store still gathers is written at once: a complete cold index is a persisted one.
+  // The store holds its writes while the run folds (the daemon's thread then only folds results, so the
+  // listing is complete sooner) and writes them right after it, in chunks.
+  const release = o.index.hold?.();
   const done = o.cold.indexer.read(o.kind, [...planned.values()].map((p) => p.task), apply).finally(() => {
     pending.clear();
-    flushQuietly(o.index);
+    release?.();
   });
   return { pending, done };
 }

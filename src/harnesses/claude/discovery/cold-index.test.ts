@@ -86,18 +86,25 @@ test('a file read by a watch event while the cold index runs keeps what that rea
   await indexer.close();
 });
 
-test('a cold index into a store that gathers its writes is persisted when it ends, not an interval later', async () => {
+test('a cold index holds the store\'s writes while it folds, and they are in the file right after it ends, not an interval later', async () => {
   const home = history(8);
   const dbPath = `${home}/muster.db`;
   const store = openSqliteStore({ path: dbPath, indexFlushIntervalMs: 60_000 });
   const indexer = createColdIndexer({ folds: { claude: foldClaudeTask }, batchBytes: 1 });
   const source = createClaudeSource({ home, proc: createFakeProc(), git, index: store.transcriptIndex, cold: { indexer, minBytes: 0 } });
-  const run = source.coldIndex?.(() => {});
-  assert.ok(run, 'a cold index started');
-  await run;
   const peek = new Database(dbPath, { readonly: true });
+  const rows = (sql: string): number => (peek.prepare(sql).get() as { n: number }).n;
+  const whileFolding: number[] = [];
   try {
-    const rows = (sql: string): number => (peek.prepare(sql).get() as { n: number }).n;
+    const run = source.coldIndex?.((p) => {
+      if (p.done > 0 && p.done < p.total) whileFolding.push(rows('SELECT count(*) AS n FROM transcript_index'));
+    });
+    assert.ok(run, 'a cold index started');
+    await run;
+    assert.ok(whileFolding.length > 0, 'progress was reported while it folded');
+    assert.deepEqual(new Set(whileFolding), new Set([0]), 'nothing was written while it folded');
+    assert.equal((await source.list()).length, 8, 'the listing is complete when it ends');
+    for (const deadline = Date.now() + 2000; rows('SELECT count(*) AS n FROM transcript_index') < 8 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
     assert.equal(rows('SELECT count(*) AS n FROM transcript_index'), 8, 'every entry is in the file');
     assert.equal(rows('SELECT count(*) AS n FROM usage_records'), 8, 'and every usage record');
   } finally {
@@ -107,14 +114,15 @@ test('a cold index into a store that gathers its writes is persisted when it end
   }
 });
 
-test('a cold index whose last write fails (a store closing, a full disk) still ends, without an error', async () => {
+test('a cold index releases its hold when it ends, also when a read fails', async () => {
   const home = history(3);
-  const index = { ...createMemoryTranscriptIndex(), flush: () => { throw new Error('database or disk is full'); } };
-  const indexer = createColdIndexer({ folds: { claude: foldClaudeTask }, batchBytes: 1 });
-  const source = createClaudeSource({ home, proc: createFakeProc(), git, index, cold: { indexer, minBytes: 0 } });
+  let holds = 0;
+  let releases = 0;
+  const index = { ...createMemoryTranscriptIndex(), hold: () => (holds++, () => void releases++) };
+  const failing = { read: async () => { throw new Error('the worker died'); }, close: async () => {} };
+  const source = createClaudeSource({ home, proc: createFakeProc(), git, index, cold: { indexer: failing, minBytes: 0 } });
   const run = source.coldIndex?.(() => {});
   assert.ok(run, 'a cold index started');
-  await run;
-  assert.equal((await source.list()).length, 3);
-  await indexer.close();
+  await run.catch(() => {});
+  assert.deepEqual([holds, releases], [1, 1]);
 });

@@ -1,0 +1,95 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { openSqliteStore, type SqliteStoreOptions } from './sqlite.ts';
+import type { Store } from './types.ts';
+import { parseSearchQuery } from '../search/index.ts';
+import { record } from '../usage/usage-fixtures.test-support.ts';
+
+const ticks = async (n = 5): Promise<void> => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+};
+/** Waits until `check` holds, at most 2 s (the drain after a hold writes a chunk every few ms). */
+const soon = async (check: () => boolean): Promise<void> => {
+  for (const deadline = Date.now() + 2000; !check() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
+};
+
+/** A store on a temp file and a second, read-only connection that sees what is committed. */
+async function withStore(options: Omit<SqliteStoreOptions, 'path'>, run: (store: Store, count: (table: string) => number) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'muster-index-hold-'));
+  const store = openSqliteStore({ path: join(dir, 'muster.db'), ...options });
+  const peek = new Database(join(dir, 'muster.db'), { readonly: true });
+  try {
+    await run(store, (table) => (peek.prepare(`SELECT count(*) n FROM ${table}`).get() as { n: number }).n);
+  } finally {
+    peek.close();
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const usage = (path: string, n: number) => Array.from({ length: n }, (_, i) => record({ iso: '2026-12-01T10:00:00Z', key: `${path}:${i}`, input: 1, output: 1 }));
+
+test('a hold keeps the writes (answered from memory meanwhile); its release writes them at once, whatever the interval', async () => {
+  await withStore({ indexFlushIntervalMs: 60_000 }, async (store, count) => {
+    const release = store.transcriptIndex.hold?.();
+    assert.ok(release, 'the SQLite index can hold');
+    for (let i = 0; i < 5; i++) store.transcriptIndex.put({ path: `/t/${i}`, harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: null, usage: usage(`/t/${i}`, 2) });
+    await ticks();
+    assert.equal(count('transcript_index'), 0, 'nothing is written while held');
+    assert.equal(store.transcriptIndex.list('claude').length, 5, 'the listing is complete from memory');
+    const released = performance.now();
+    release();
+    release(); // idempotent
+    await soon(() => count('transcript_index') === 5);
+    assert.equal(count('transcript_index'), 5, 'written right after the release, not an interval later');
+    assert.ok(performance.now() - released < 1000);
+    assert.equal(count('usage_records'), 10);
+  });
+});
+
+test('a hold past its row bound writes chunks as it goes (memory stays bounded); two holds release on the last', async () => {
+  await withStore({ indexFlushIntervalMs: 60_000, indexHoldMaxRows: 100 }, async (store, count) => {
+    const a = store.transcriptIndex.hold?.();
+    const b = store.transcriptIndex.hold?.();
+    store.transcriptIndex.put({ path: '/a', harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: null, usage: usage('/a', 60) });
+    await ticks();
+    assert.equal(count('transcript_index'), 0, 'below the bound: held');
+    store.transcriptIndex.put({ path: '/b', harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: null, usage: usage('/b', 60) });
+    await ticks();
+    assert.equal(count('transcript_index'), 2, 'past it: written');
+    store.transcriptIndex.put({ path: '/c', harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: null, usage: usage('/c', 1) });
+    a?.();
+    await ticks();
+    assert.equal(count('transcript_index'), 2, 'one hold still stands');
+    b?.();
+    await soon(() => count('transcript_index') === 3);
+    assert.equal(count('transcript_index'), 3);
+  });
+});
+
+test('puts and removes commit in their order, across chunks: a path put, removed and put again ends as its last put', async () => {
+  await withStore({ indexFlushIntervalMs: 60_000 }, async (store, count) => {
+    const found = async (word: string): Promise<number> => {
+      const q = parseSearchQuery(word, Date.now());
+      assert.ok(q.ok);
+      return (await store.search.query(q.query, 10)).length;
+    };
+    const release = store.transcriptIndex.hold?.();
+    const say = (text: string) => ({ sessionId: 's', from: 0, items: [{ role: 'user' as const, text, at: null }] });
+    // 8,000 usage records each: the drain (chunks of about 2,048 rows) writes each of the three in its own transaction.
+    store.transcriptIndex.put({ path: '/x', harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: null, usage: usage('/x1', 8000), messages: say('kestrel') });
+    store.transcriptIndex.remove('/x');
+    store.transcriptIndex.put({ path: '/x', harness: 'claude', size: 2, mtimeMs: 2, offset: 2, summary: null, usage: usage('/x2', 8000), messages: say('osprey') });
+    release?.();
+    await soon(() => count('usage_records') === 16_000);
+    assert.equal(count('transcript_index'), 1);
+    assert.equal(count('usage_records'), 16_000);
+    assert.equal(await found('kestrel'), 0, 'the removed put left the search index');
+    assert.equal(await found('osprey'), 1);
+    assert.deepEqual(store.transcriptIndex.get('/x')?.offset, 2);
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * The transcript index in SQLite, cached in memory (loaded with one query on first use, so a warm start
+ * with thousands of files does one read instead of one per file) with writes batched into transactions
+ * (a cold scan's thousands of puts cost a few commits, not thousands): the first write after a quiet
+ * spell commits on the next tick, later ones once `intervalMs` has passed since the last commit. Gets
+ * and lists answer from memory meanwhile. Each put's usage records and messages commit in the same
+ * transaction as its entry, in put order, so a crash never leaves an offset past what was stored; losing
+ * the last interval of progress only means re-reading those bytes.
+ *
+ * A cold run holds the writes (`hold()`) until it has folded every file: the daemon's thread then only
+ * folds results into memory, so the listing is complete sooner, and the writes go out right after in
+ * chunks of about MAX_PENDING_ROWS rows, one transaction each.
+ */
+import type Database from 'better-sqlite3';
+import type { Harness } from '../core/session.ts';
+import type { TranscriptIndex, TranscriptIndexEntry } from '../discovery/contract.ts';
+import type { UsageRecord } from '../core/usage-record.ts';
+import type { UsageDelta } from '../usage/types.ts';
+import type { SqliteUsage } from './usage.ts';
+import type { PendingMessages, SqliteSearch } from './search.ts';
+
+/**
+ * The daemon's index commits are spaced this far apart while writes keep coming: a commit costs about as
+ * much as the writes of a cold index's batch (WAL pages of every B-tree the batch touched, FTS5's segment
+ * flush), and a cold index on the worker threads hands over a batch every few ms...
+ */
+export const DEFAULT_INDEX_FLUSH_INTERVAL_MS = 500;
+
+/**
+ * ...but a commit never gathers more than about this many usage records and messages: its write holds
+ * the daemon's thread (FTS5 indexes about 10 MB of text a second here), and a board waiting on a
+ * half-second commit is worse than a few more commits. Measured on a 1.4 GB Claude corpus through the
+ * worker pool, three runs each way alternating: the daemon thread's CPU 1.39-1.51 s → 1.02-1.18 s
+ * (discovery alone) and 3.16-3.40 → 3.01-3.14 s (with search); its longest stall 95-136 → 134-174 ms and
+ * 131-158 → 213-279 ms. Without this cap (500 ms alone) the longest stall with search was 921 ms.
+ */
+const MAX_PENDING_ROWS = 8192;
+
+/**
+ * After a hold, the writes go out in chunks of about this many rows, this far apart: the listing and the
+ * requests that follow a cold run (the hub's re-list, `muster ls`) get the thread between two. Measured
+ * on the daemon over a 1.4 GB Claude corpus (spawn of `up` to the exit of `ls`): chunks of 8,192 rows
+ * back to back kept `ls` waiting 1.05-1.16 s behind them; 2,048 rows with 2 ms between, 0.28-0.38 s.
+ */
+const DRAIN_CHUNK_ROWS = 2048;
+const DRAIN_GAP_MS = 2;
+
+/** Rows a hold keeps at most: past it, chunks are written as without a hold (memory stays bounded). */
+export const DEFAULT_HOLD_MAX_ROWS = 131_072;
+
+interface IndexRow { path: string; harness: string; size: number; mtime_ms: number; offset: number; summary: string }
+
+function toEntry(r: IndexRow): TranscriptIndexEntry {
+  return { path: r.path, harness: r.harness as Harness, size: r.size, mtimeMs: r.mtime_ms, offset: r.offset, summary: JSON.parse(r.summary) as unknown };
+}
+
+/** A put (entry) or a remove (null), waiting for its commit. */
+interface Pending {
+  path: string;
+  entry: TranscriptIndexEntry | null;
+  records: readonly UsageRecord[] | undefined;
+  messages: PendingMessages | undefined;
+  /** Usage records and messages it brings. */
+  rows: number;
+}
+
+export interface SqliteTranscriptIndexOptions {
+  usage: SqliteUsage;
+  search: SqliteSearch;
+  toolOutput(): boolean;
+  intervalMs: number;
+  /** Default: DEFAULT_HOLD_MAX_ROWS. */
+  holdMaxRows?: number;
+}
+
+export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTranscriptIndexOptions): TranscriptIndex & { flush(): void; hold(): () => void } {
+  const put = db.prepare('INSERT OR REPLACE INTO transcript_index(path, harness, size, mtime_ms, offset, summary) VALUES (?, ?, ?, ?, ?, ?)');
+  const listOf = db.prepare<[string], IndexRow>('SELECT * FROM transcript_index WHERE harness = ?');
+  const del = db.prepare('DELETE FROM transcript_index WHERE path = ?');
+  const holdMax = o.holdMaxRows ?? DEFAULT_HOLD_MAX_ROWS;
+  let byPath: Map<string, TranscriptIndexEntry> | null = null;
+  /** Puts and removes since the last commit, in order (a rewrite's reset must precede what follows it). */
+  let queue: Pending[] = [];
+  let scheduled = false;
+  let timer: NodeJS.Timeout | null = null;
+  let lastFlush = -Infinity;
+  /** Usage records and messages waiting: past MAX_PENDING_ROWS they are written on the next tick. */
+  let pendingRows = 0;
+  let holds = 0;
+  /** Released with writes waiting: chunk after chunk until none are left, whatever the interval. */
+  let draining = false;
+
+  const load = (): Map<string, TranscriptIndexEntry> => {
+    if (byPath) return byPath;
+    byPath = new Map();
+    for (const r of db.prepare<[], IndexRow>('SELECT * FROM transcript_index').iterate()) byPath.set(r.path, toEntry(r));
+    return byPath;
+  };
+
+  /** Writes the oldest waiting puts and removes in order, in one transaction: all of them, or about `maxRows` rows. */
+  const write = (maxRows: number): void => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    scheduled = false;
+    if (queue.length === 0) {
+      draining = false;
+      return;
+    }
+    let n = 0;
+    let rows = 0;
+    while (n < queue.length && (n === 0 || rows + (queue[n] as Pending).rows <= maxRows)) rows += (queue[n++] as Pending).rows;
+    const chunk = queue.slice(0, n);
+    queue = queue.slice(n);
+    pendingRows -= rows;
+    const deltas: UsageDelta[] = [];
+    // Without the fsync of synchronous=FULL (5 ms and more each on a busy disk, which a cold index
+    // of thousands of files pays per batch): a crash may lose the last index writes, which only means
+    // reading those bytes again, and the next FULL commit (a page, a goal) makes them durable with it.
+    db.pragma('synchronous = NORMAL');
+    try {
+      db.transaction(() => {
+        for (const p of chunk) {
+          if (p.entry) {
+            if (p.records) for (const d of o.usage.write(p.records)) deltas.push(d);
+            if (p.messages) o.search.write([p.messages]);
+            const e = p.entry;
+            put.run(e.path, e.harness, e.size, e.mtimeMs, e.offset, JSON.stringify(e.summary ?? null));
+          } else {
+            del.run(p.path);
+            o.search.forget(p.path);
+          }
+        }
+      })();
+    } finally {
+      db.pragma('synchronous = FULL');
+      lastFlush = performance.now();
+      if (queue.length === 0) draining = false;
+      else schedule();
+    }
+    o.usage.notify(deltas);
+  };
+  const held = (): boolean => holds > 0 && pendingRows < holdMax;
+  const tick = (): void => {
+    if (held()) {
+      scheduled = false;
+      timer = null;
+      return;
+    }
+    write(draining ? DRAIN_CHUNK_ROWS : MAX_PENDING_ROWS);
+  };
+  const schedule = (): void => {
+    if (held()) return;
+    const now = draining || pendingRows >= MAX_PENDING_ROWS;
+    if (scheduled && !(now && timer)) return;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    scheduled = true;
+    const wait = now ? 0 : lastFlush + o.intervalMs - performance.now();
+    if (wait > 0) timer = setTimeout(tick, wait);
+    else if (draining) timer = setTimeout(tick, DRAIN_GAP_MS);
+    else setImmediate(tick);
+  };
+  const enqueue = (p: Pending): void => {
+    queue.push(p);
+    pendingRows += p.rows;
+    schedule();
+  };
+  return {
+    get: (path) => load().get(path),
+    put(e) {
+      const { usage: records, messages, ...entry } = e;
+      load().set(entry.path, entry);
+      enqueue({ path: entry.path, entry, records, messages: messages && { path: entry.path, harness: entry.harness, messages }, rows: (records?.length ?? 0) + (messages?.items.length ?? 0) });
+    },
+    remove(path) {
+      load().delete(path);
+      enqueue({ path, entry: null, records: undefined, messages: undefined, rows: 0 });
+    },
+    // Before the first get/put nothing is cached, so only that harness's rows are read: a source that
+    // lists its entries while it is being created does not load (and parse) every other harness's.
+    list: (harness) => (byPath ? [...byPath.values()].filter((e) => e.harness === harness) : listOf.all(harness).map(toEntry)),
+    wantsToolOutput: o.toolOutput,
+    flush: () => write(Infinity),
+    hold() {
+      holds++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        holds--;
+        if (holds === 0 && queue.length > 0) {
+          draining = true;
+          schedule();
+        }
+      };
+    },
+  };
+}

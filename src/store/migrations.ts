@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { GOALS_TABLE_SQL } from './goals.ts';
 import { USAGE_TABLES_SQL } from './usage.ts';
 import { WORKTREES_TABLE_SQL } from './worktrees.ts';
-import { SEARCH_DOCS_SQL } from './search.ts';
+import { SEARCH_DOCS_SQL, searchTextConfigSql } from './search.ts';
 
 export interface Migration {
   version: number;
@@ -217,6 +217,13 @@ export const MIGRATIONS: Migration[] = [
         DROP TABLE search_docs_v10;
         DROP TABLE search_files_v10;
       `);
+    },
+  },
+  {
+    version: 12,
+    name: "search: FTS5 leaves as large as the store's pages, and a larger buffer of pending terms",
+    up(db) {
+      db.exec(searchTextConfigSql(db.pragma('page_size', { simple: true }) as number));
     },
   },
 ];

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openSqliteStore } from './sqlite.ts';
+import { STORE_PAGE_SIZE, openSqliteStore } from './sqlite.ts';
+import { SEARCH_PENDING_TERMS_BYTES } from './search.ts';
 import { MIGRATIONS, migrate } from './migrations.ts';
 import { MusterError } from '../errors/index.ts';
 import { record } from '../usage/usage-fixtures.test-support.ts';
@@ -28,6 +29,43 @@ test('a new store is WAL, 0600, migrated to the latest version', () => {
     db.close();
   } finally {
     t.cleanup();
+  }
+});
+
+/** search_text's FTS5 settings as its config table holds them. */
+function ftsConfig(db: Database.Database): Record<string, unknown> {
+  return Object.fromEntries(db.prepare<[], { k: string; v: unknown }>('SELECT k, v FROM search_text_config').all().map((r) => [r.k, r.v]));
+}
+
+test('a new store has 16 KiB pages and FTS5 leaves to match; a store made with 4 KiB pages keeps them, with FTS5 leaves of its size', async () => {
+  const t = tempDb();
+  const old = tempDb();
+  try {
+    const store = openSqliteStore({ path: t.path });
+    store.transcriptIndex.put({ path: '/p/a.jsonl', harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: {}, messages: { sessionId: 's', from: 0, items: [{ role: 'user', text: 'fix the flaky login test', at: null }] } });
+    store.close();
+    let db = new Database(t.path, { readonly: true });
+    assert.equal(db.pragma('page_size', { simple: true }), STORE_PAGE_SIZE);
+    assert.deepEqual(ftsConfig(db), { version: 4, pgsz: STORE_PAGE_SIZE - 46, hashsize: SEARCH_PENDING_TERMS_BYTES });
+    db.close();
+    const reopened = openSqliteStore({ path: t.path });
+    const hits = await reopened.search.query({ match: '"flaky"', roles: [], harnesses: [], repos: [], branches: [], sinceMs: null, untilMs: null }, 5);
+    assert.equal(hits.length, 1);
+    reopened.close();
+
+    // An older store: made (and migrated to version 11) with SQLite's default page size.
+    db = new Database(old.path);
+    migrate(db, MIGRATIONS.filter((m) => m.version <= 11));
+    assert.equal(db.pragma('page_size', { simple: true }), 4096);
+    db.close();
+    openSqliteStore({ path: old.path }).close();
+    db = new Database(old.path, { readonly: true });
+    assert.equal(db.pragma('page_size', { simple: true }), 4096);
+    assert.deepEqual(ftsConfig(db), { version: 4, pgsz: 4050, hashsize: SEARCH_PENDING_TERMS_BYTES });
+    db.close();
+  } finally {
+    t.cleanup();
+    old.cleanup();
   }
 });
 

@@ -45,8 +45,10 @@ export interface SqliteStoreOptions {
    * they are gathered until this much time has passed since the last commit.
    */
   indexFlushIntervalMs?: number;
-  /** Rows a hold of the transcript index keeps at most (transcript-index.ts). Default: 131,072. */
+  /** Rows a hold of the transcript index keeps at most (transcript-index.ts). Default: 262,144. */
   indexHoldMaxRows?: number;
+  /** Characters of message text a hold keeps at most (transcript-index.ts). Default: 64 Mi. */
+  indexHoldMaxChars?: number;
 }
 
 export function openSqliteStore(options: SqliteStoreOptions): Store {
@@ -85,7 +87,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   let searchToolOutput = readSettings().searchToolOutput;
   const search = createSqliteSearchRepository(db, { includeToolOutput: () => searchToolOutput });
   const transcriptIndex = createSqliteTranscriptIndex(db, {
-    usage, search, toolOutput: () => searchToolOutput, intervalMs: options.indexFlushIntervalMs ?? 0, holdMaxRows: options.indexHoldMaxRows,
+    usage, search, toolOutput: () => searchToolOutput, intervalMs: options.indexFlushIntervalMs ?? 0, holdMaxRows: options.indexHoldMaxRows, holdMaxChars: options.indexHoldMaxChars,
   });
   return {
     kind: 'sqlite',

@@ -71,6 +71,23 @@ test('a hold past its row bound writes chunks as it goes (memory stays bounded);
   });
 });
 
+test('a hold past its bound of message text writes chunks as it goes', async () => {
+  await withStore({ indexFlushIntervalMs: 60_000, indexHoldMaxChars: 1000 }, async (store, count) => {
+    const release = store.transcriptIndex.hold?.();
+    const put = (path: string, chars: number): void => store.transcriptIndex.put({
+      path, harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: null,
+      messages: { sessionId: path, from: 0, items: [{ role: 'tool-result', text: 'x'.repeat(chars), at: null }, { role: 'user', text: 'y'.repeat(chars), at: null }] },
+    });
+    put('/a', 200);
+    await ticks();
+    assert.equal(count('transcript_index'), 0, '400 characters: held');
+    put('/b', 400);
+    await ticks();
+    assert.equal(count('transcript_index'), 2, '1,200 characters, two rows of four: written');
+    release?.();
+  });
+});
+
 test('puts and removes commit in their order, across chunks: a path put, removed and put again ends as its last put', async () => {
   await withStore({ indexFlushIntervalMs: 60_000 }, async (store, count) => {
     const found = async (word: string): Promise<number> => {

@@ -11,6 +11,11 @@ export interface IndexingFigure {
   total: number;
   bytesDone: number;
   bytesTotal: number;
+  /**
+   * Usage records and messages read and not yet written to the store (GET /api/status only): after a
+   * first start's reading they are written over a few seconds, and a search finds each once written.
+   */
+  writing?: number;
 }
 
 /** "indexed 312 / 800 transcripts" while a cold index reads, else null. Data off the wire is checked. */

@@ -62,6 +62,8 @@ export const DEFAULT_PORT = 6878;
 
 /** How long a prompt waits for the session's extension or plugin to take it, ms (its poll is at most 25 s away). */
 const INBOX_DELIVERY_MS = 30_000;
+/** How long after a request the index's writes stay in small chunks (store option indexBusy). */
+const REQUEST_QUIET_MS = 1000;
 
 export interface DaemonOptions {
   /** Environment to read MUSTER_HOME, MUSTER_BUILD_ID and harness homes from. Default: process.env. */
@@ -113,7 +115,10 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
   disposers.push(() => lock.release());
   try {
     for (const p of tightenHome(paths)) log(`[muster] ${p} was readable by others; made it private`);
-    const store = openSqliteStore({ path: paths.db, indexFlushIntervalMs: DEFAULT_INDEX_FLUSH_INTERVAL_MS });
+    // When the last request came in: the index's writes after a first start's hold go out in small chunks
+    // for a second after one, so a board or `muster ls` gets the thread between two.
+    let lastRequestAt = -Infinity;
+    const store = openSqliteStore({ path: paths.db, indexFlushIntervalMs: DEFAULT_INDEX_FLUSH_INTERVAL_MS, indexBusy: () => performance.now() - lastRequestAt < REQUEST_QUIET_MS });
     disposers.push(() => store.close());
     const token = loadOrCreateToken(paths.token);
     const bus = createEventBus();
@@ -324,8 +329,11 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     const app = createApp({
       token,
       getPort: () => port,
+      onRequest: () => {
+        lastRequestAt = performance.now();
+      },
       routes: [
-        coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), indexing: () => hub.indexing(), mcpMounted: true }),
+        coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), indexing: () => ({ ...hub.indexing(), writing: store.transcriptIndex.waiting?.() ?? 0 }), mcpMounted: true }),
         harnessRoutes({ installed: installedOn(env) }),
         sessionRoutes({ hub, decorate: (s) => actions.decorate(s), fleet }),
         actionRoutes({ actions, history: store.actions, fleet, local: localSession }),

@@ -167,6 +167,8 @@ export interface TranscriptIndex {
    * chunks. A store bounds what a hold keeps. Default: no hold (writes go out as usual).
    */
   hold?(): () => void;
+  /** Usage records and messages put and not yet written (a first start's, after its hold). Default: none. */
+  waiting?(): number;
 }
 
 /**

@@ -8,10 +8,12 @@ import { openSqliteStore } from '../store/index.ts';
 const TOKEN = 'a'.repeat(43);
 const PORT = 7001;
 const store = openSqliteStore({ path: ':memory:' });
+let requests = 0;
 const app = createApp({
   token: TOKEN,
   getPort: () => PORT,
   logError: () => {},
+  onRequest: () => void requests++,
   routes: [
     coreRoutes({ identity: { service: 'muster', serviceProtocolVersion: 1, protocolVersion: 1, buildId: 'muster@test', pid: 1 }, store, startedAtMs: Date.now(), counts: () => ({}) }),
     (a) => a.get('/api/boom', () => { throw new Error('secret stack detail'); }),
@@ -29,8 +31,11 @@ async function envelope(res: Response, status: number, code: string) {
   return body;
 }
 
-test('health answers without the token, only the identity', async () => {
+test('health answers without the token, only the identity; every request is heard as it comes in, also one refused', async () => {
+  const before = requests;
+  await app.request(`${base}/api/status`, { headers: { host: `127.0.0.1:${PORT}` } });
   const res = await app.request(`${base}/api/health`, { headers: { host: `127.0.0.1:${PORT}` } });
+  assert.equal(requests - before, 2);
   assert.equal(res.status, 200);
   assert.deepEqual(Object.keys((await res.json()) as object).sort(), ['buildId', 'ok', 'pid', 'protocolVersion', 'service', 'serviceProtocolVersion']);
 });

@@ -14,6 +14,8 @@ export interface AppOptions {
   routes: RouteModule[];
   /** Logs errors that become 500s (default: stderr). */
   logError?(e: unknown): void;
+  /** Called as each request comes in, before the guards. */
+  onRequest?(): void;
 }
 
 export function createApp(opts: AppOptions): App {
@@ -26,6 +28,7 @@ export function createApp(opts: AppOptions): App {
   });
   app.notFound((c) => c.json(toErrorEnvelope(new MusterError('not_found', `no route ${c.req.method} ${new URL(c.req.url).pathname}`)).body, 404));
   app.use('*', async (c, next) => {
+    opts.onRequest?.();
     await next();
     c.header('x-content-type-options', 'nosniff');
     c.header('referrer-policy', 'no-referrer');

@@ -49,6 +49,11 @@ export interface SqliteStoreOptions {
   indexHoldMaxRows?: number;
   /** Characters of message text a hold keeps at most (transcript-index.ts). Default: 64 Mi. */
   indexHoldMaxChars?: number;
+  /**
+   * True while requests want the thread: the transcript index's writes after a hold then go out in
+   * small chunks (transcript-index.ts). Default: always (small chunks).
+   */
+  indexBusy?(): boolean;
 }
 
 export function openSqliteStore(options: SqliteStoreOptions): Store {
@@ -87,7 +92,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   let searchToolOutput = readSettings().searchToolOutput;
   const search = createSqliteSearchRepository(db, { includeToolOutput: () => searchToolOutput });
   const transcriptIndex = createSqliteTranscriptIndex(db, {
-    usage, search, toolOutput: () => searchToolOutput, intervalMs: options.indexFlushIntervalMs ?? 0, holdMaxRows: options.indexHoldMaxRows, holdMaxChars: options.indexHoldMaxChars,
+    usage, search, toolOutput: () => searchToolOutput, intervalMs: options.indexFlushIntervalMs ?? 0, holdMaxRows: options.indexHoldMaxRows, holdMaxChars: options.indexHoldMaxChars, busy: options.indexBusy,
   });
   return {
     kind: 'sqlite',

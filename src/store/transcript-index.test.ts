@@ -71,6 +71,23 @@ test('a hold past its row bound writes chunks as it goes (memory stays bounded);
   });
 });
 
+test('after a hold, the writes go out in small chunks while requests come and in large ones while none do', async () => {
+  for (const busy of [true, false]) {
+    await withStore({ indexFlushIntervalMs: 60_000, indexBusy: () => busy }, async (store, count) => {
+      const release = store.transcriptIndex.hold?.();
+      for (let i = 0; i < 4; i++) store.transcriptIndex.put({ path: `/t/${i}`, harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: null, usage: usage(`/t/${i}`, 1500) });
+      assert.equal(store.transcriptIndex.waiting?.(), 6000);
+      release?.();
+      while (count('transcript_index') === 0) await new Promise((r) => setImmediate(r));
+      // Chunks of 2,048 rows (one put of 1,500) while busy, of 8,192 (all four) while not.
+      assert.equal(count('transcript_index'), busy ? 1 : 4, `busy: ${busy}`);
+      await soon(() => count('transcript_index') === 4);
+      assert.equal(count('usage_records'), 6000);
+      assert.equal(store.transcriptIndex.waiting?.(), 0);
+    });
+  }
+});
+
 test('a hold past its bound of message text writes chunks as it goes', async () => {
   await withStore({ indexFlushIntervalMs: 60_000, indexHoldMaxChars: 1000 }, async (store, count) => {
     const release = store.transcriptIndex.hold?.();

@@ -44,6 +44,15 @@ const MAX_PENDING_ROWS = 8192;
  */
 const DRAIN_CHUNK_ROWS = 2048;
 const DRAIN_GAP_MS = 2;
+/**
+ * ...while requests come (`busy()`). While none do, they are as large as a commit without a hold: each
+ * commit also writes FTS5's gathered terms as one more segment. On that corpus the daemon's last search
+ * row came 6.2-6.4 s after the spawn of `up` with 2,048-row chunks, 5.0 s with 8,192 and 4.2-4.6 s with
+ * 32,768 (two runs each); a chunk holds the thread as long as such a commit (the longest stall of a
+ * first start with search went from 222-282 ms to 354 ms with 16,384-row chunks). A request that lands
+ * during one waits for it, and the chunks after it are small.
+ */
+const DRAIN_IDLE_CHUNK_ROWS = MAX_PENDING_ROWS;
 
 /**
  * What a hold keeps at most: rows, and characters of message text (a row of tool output may hold 32 KiB).
@@ -84,14 +93,17 @@ export interface SqliteTranscriptIndexOptions {
   holdMaxRows?: number;
   /** Default: DEFAULT_HOLD_MAX_CHARS. */
   holdMaxChars?: number;
+  /** True while requests want the thread (the daemon: one came in the last second). Default: always. */
+  busy?(): boolean;
 }
 
-export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTranscriptIndexOptions): TranscriptIndex & { flush(): void; hold(): () => void } {
+export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTranscriptIndexOptions): TranscriptIndex & { flush(): void; hold(): () => void; waiting(): number } {
   const put = db.prepare('INSERT OR REPLACE INTO transcript_index(path, harness, size, mtime_ms, offset, summary) VALUES (?, ?, ?, ?, ?, ?)');
   const listOf = db.prepare<[string], IndexRow>('SELECT * FROM transcript_index WHERE harness = ?');
   const del = db.prepare('DELETE FROM transcript_index WHERE path = ?');
   const holdMax = o.holdMaxRows ?? DEFAULT_HOLD_MAX_ROWS;
   const holdMaxChars = o.holdMaxChars ?? DEFAULT_HOLD_MAX_CHARS;
+  const busy = o.busy ?? (() => true);
   let byPath: Map<string, TranscriptIndexEntry> | null = null;
   /** Puts and removes since the last commit, in order (a rewrite's reset must precede what follows it). */
   let queue: Pending[] = [];
@@ -168,7 +180,7 @@ export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTran
       timer = null;
       return;
     }
-    write(draining ? DRAIN_CHUNK_ROWS : MAX_PENDING_ROWS);
+    write(!draining ? MAX_PENDING_ROWS : busy() ? DRAIN_CHUNK_ROWS : DRAIN_IDLE_CHUNK_ROWS);
   };
   const schedule = (): void => {
     if (held()) return;
@@ -206,6 +218,7 @@ export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTran
     list: (harness) => (byPath ? [...byPath.values()].filter((e) => e.harness === harness) : listOf.all(harness).map(toEntry)),
     wantsToolOutput: o.toolOutput,
     flush: () => write(Infinity),
+    waiting: () => pendingRows,
     hold() {
       holds++;
       let released = false;

@@ -73,5 +73,12 @@ describe('cold index progress (issue 17)', () => {
     assert.equal(body.sessions.length, N);
     assert.deepEqual({ active: body.indexing.active, done: body.indexing.done, total: body.indexing.total }, { active: false, done: N, total: N });
     assert.equal(body.sessions.reduce((n, s) => n + s.tokens.input, 0), N * 100);
+    // What was read is written after the reading: `writing` counts it down to 0.
+    let writing: unknown;
+    for (const until = Date.now() + 10_000; Date.now() < until; await sleep(50)) {
+      writing = ((await runCli(['status'], env)).json.indexing as { writing?: unknown } | undefined)?.writing;
+      if (writing === 0) break;
+    }
+    assert.equal(writing, 0, 'every row read is written within 10 s');
   });
 });

@@ -47,7 +47,7 @@ export interface SqliteStoreOptions {
   indexFlushIntervalMs?: number;
   /** Rows a hold of the transcript index keeps at most (transcript-index.ts). Default: 262,144. */
   indexHoldMaxRows?: number;
-  /** Characters of message text a hold keeps at most (transcript-index.ts). Default: 64 Mi. */
+  /** Characters of message text a hold keeps at most (transcript-index.ts). Default: 32 Mi. */
   indexHoldMaxChars?: number;
   /**
    * True while requests want the thread: the transcript index's writes after a hold then go out in

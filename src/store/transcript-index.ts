@@ -60,8 +60,8 @@ const DRAIN_IDLE_CHUNK_ROWS = MAX_PENDING_ROWS;
  * with search brings about 182,000 rows (60,562 usage records, 121,124 messages) and 22 MB of text: under
  * a bound of 131,072 rows the last 50,000 were written while the workers still read, in the interval's
  * chunks, and the first start's reading took 2.27-2.55 s against 1.74-1.83 s under this bound, its last
- * write 3.43-3.72 s against 3.17-3.33 s
- * (three runs each way alternating, worker threads, search on; the process's peak RSS 430 MB either way).
+ * write 3.43-3.72 s against 3.17-3.33 s (three runs each way alternating, worker threads, search on; the
+ * process's peak RSS 430 MB either way).
  */
 export const DEFAULT_HOLD_MAX_ROWS = 262_144;
 export const DEFAULT_HOLD_MAX_CHARS = 32 * 1024 * 1024;

@@ -19,7 +19,7 @@
  *   5. the daemon's own first start over the corpus (needs `npm run build`): a real `muster serve` on a
  *      fresh store, /api/status polled until every session is listed, then the store read (no request,
  *      so the writes go out in the daemon's large chunks) until its last search row is written.
- * Run: node --import tsx bench/search.ts   (needs `npm run build` for part 4)
+ * Run: node --import tsx bench/search.ts   (needs `npm run build` for parts 1's worker threads, 4 and 5)
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,16 +95,21 @@ async function daemonFirstStart(claudeHome: string, files: number, messages: num
   const t0 = performance.now();
   const d = await startDaemon({ ...env, CLAUDE_CONFIG_DIR: claudeHome });
   try {
-    for (;;) {
+    const deadline = performance.now() + 180_000;
+    const until = async (done: () => Promise<boolean> | boolean, what: string): Promise<number> => {
+      while (!(await done())) {
+        if (performance.now() > deadline) throw new Error(`the daemon's first start: not ${what} within 180 s`);
+        await sleep(20);
+      }
+      return performance.now() - t0;
+    };
+    const listed = await until(async () => {
       const ix = (await api(d, '/api/status')).body.indexing as { active?: boolean; done?: number } | undefined;
-      if (ix?.active === false && ix.done === files) break;
-      await sleep(20);
-    }
-    const listed = performance.now() - t0;
+      return ix?.active === false && ix.done === files;
+    }, `every session listed (${files})`);
     const db = new Database(join(home, 'muster.db'), { readonly: true });
     const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM search_docs');
-    while ((count.get()?.n ?? 0) < messages) await sleep(20);
-    const searchable = performance.now() - t0;
+    const searchable = await until(() => (count.get()?.n ?? 0) >= messages, `every message written (${messages})`);
     db.close();
     console.log(`daemon's first start over the corpus: serving after ${d.startMs.toFixed(0)} ms, every session listed after ${listed.toFixed(0)} ms, its last search row written after ${searchable.toFixed(0)} ms (from the spawn)`);
   } finally {

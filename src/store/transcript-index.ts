@@ -9,7 +9,7 @@
  *
  * A cold run holds the writes (`hold()`) until it has folded every file: the daemon's thread then only
  * folds results into memory, so the listing is complete sooner, and the writes go out right after in
- * chunks of about MAX_PENDING_ROWS rows, one transaction each.
+ * chunks, one transaction each: small ones while requests come (`busy()`), larger ones while none do.
  */
 import type Database from 'better-sqlite3';
 import type { Harness } from '../core/session.ts';

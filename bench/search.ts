@@ -27,7 +27,8 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { createClaudeSource } from '../src/harnesses/claude/discovery/index.ts';
-import { DEFAULT_INDEX_FLUSH_INTERVAL_MS, openSqliteStore } from '../src/store/index.ts';
+import { DEFAULT_INDEX_FLUSH_INTERVAL_MS, openSqliteStore, searchDbPathOf } from '../src/store/index.ts';
+import type { SearchThreadSpawn } from '../src/store/index.ts';
 import type { Store } from '../src/store/index.ts';
 import { createSearchService } from '../src/search/index.ts';
 import { createColdIndexer, spawnIndexWorker } from '../src/discovery/index-pool/index.ts';
@@ -54,24 +55,36 @@ const QUERIES = [
   'flaky login', 'migration', 'bill*', '"pull request"', 'typescript', 'README', 'deploy', 'kubernetes', 'role:tool-call Edit', 'why does',
 ];
 
-async function coldIndex(home: string, dbPath: string, search: boolean): Promise<{ ms: number; sessions: number; bytes: number }> {
-  const store = openSqliteStore({ path: dbPath });
-  const t0 = performance.now();
-  const sessions = (await createClaudeSource({ home, index: store.transcriptIndex, search }).list()).length;
-  store.close(); // flushes the last batch: its FTS inserts are part of the cost
-  const ms = performance.now() - t0;
-  const db = new Database(dbPath);
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
-  return { ms, sessions, bytes: statSync(dbPath).size };
+const WORKER_ENTRY = join(import.meta.dirname, '..', 'dist', 'index-worker.js');
+/** The daemon's search thread (dist/search-writer.js), when built; else the index writes search in its own transactions. */
+const SEARCH_ENTRY = join(import.meta.dirname, '..', 'dist', 'search-writer.js');
+const searchThread: SearchThreadSpawn | undefined = existsSync(SEARCH_ENTRY) ? (init) => spawnIndexWorker(SEARCH_ENTRY, init) : undefined;
+
+/** Bytes of the store and its search database, their WALs checkpointed. */
+function storeBytes(dbPath: string): number {
+  let bytes = 0;
+  for (const path of [dbPath, searchDbPathOf(dbPath)]) {
+    const db = new Database(path);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    bytes += statSync(path).size;
+  }
+  return bytes;
 }
 
-const WORKER_ENTRY = join(import.meta.dirname, '..', 'dist', 'index-worker.js');
+async function coldIndex(home: string, dbPath: string, search: boolean): Promise<{ ms: number; sessions: number; bytes: number }> {
+  const store = openSqliteStore({ path: dbPath, searchThread });
+  const t0 = performance.now();
+  const sessions = (await createClaudeSource({ home, index: store.transcriptIndex, search }).list()).length;
+  store.close(); // flushes the last batch and waits for the search thread: its FTS inserts are part of the cost
+  const ms = performance.now() - t0;
+  return { ms, sessions, bytes: storeBytes(dbPath) };
+}
 
 /** The daemon's cold path: worker threads read, this thread writes, commits spaced as the daemon spaces them. */
 async function pooledColdIndex(home: string, dbPath: string, search: boolean): Promise<{ ms: number; sessions: number; stallMs: number }> {
   // As in a daemon that no request reaches meanwhile: the writes after the hold go out in its large chunks.
-  const store = openSqliteStore({ path: dbPath, indexFlushIntervalMs: DEFAULT_INDEX_FLUSH_INTERVAL_MS, indexBusy: () => false });
+  const store = openSqliteStore({ path: dbPath, indexFlushIntervalMs: DEFAULT_INDEX_FLUSH_INTERVAL_MS, indexBusy: () => false, searchThread });
   const indexer = createColdIndexer({ folds: INDEX_FOLDS, spawn: () => spawnIndexWorker(WORKER_ENTRY) });
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();
@@ -107,7 +120,7 @@ async function daemonFirstStart(claudeHome: string, files: number, messages: num
       const ix = (await api(d, '/api/status')).body.indexing as { active?: boolean; done?: number } | undefined;
       return ix?.active === false && ix.done === files;
     }, `every session listed (${files})`);
-    const db = new Database(join(home, 'muster.db'), { readonly: true });
+    const db = new Database(searchDbPathOf(join(home, 'muster.db')), { readonly: true });
     const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM search_docs');
     const searchable = await until(() => (count.get()?.n ?? 0) >= messages, `every message written (${messages})`);
     db.close();

@@ -32,8 +32,9 @@ const noTestSupport = {
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  // The cold index's worker thread is its own entry (dist/index-worker.js), sharing chunks with the CLI.
-  entryPoints: { cli: 'src/cli/entry.ts', 'index-worker': 'src/harnesses/index-worker.ts' },
+  // The cold index's worker thread and the search thread are entries of their own (dist/index-worker.js,
+  // dist/search-writer.js), sharing chunks with the CLI.
+  entryPoints: { cli: 'src/cli/entry.ts', 'index-worker': 'src/harnesses/index-worker.ts', 'search-writer': 'src/store/search-thread/worker.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

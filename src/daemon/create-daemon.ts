@@ -37,7 +37,7 @@ import { createHookService, createHookSightings } from '../hooks/index.ts';
 import { createLaunchService } from '../launch/index.ts';
 import { hookRoutes } from '../server/routes/hooks.ts';
 import { createSources } from './sources.ts';
-import { createDaemonColdIndexing } from './cold-index.ts';
+import { createDaemonColdIndexing, daemonSearchThread } from './cold-index.ts';
 import type { ProcPort } from '../discovery/proc/types.ts';
 import { createLivenessProbe } from '../discovery/proc/index.ts';
 import type { App } from '../server/env.ts';
@@ -118,7 +118,10 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     // When the last request came in: the index's writes after a first start's hold go out in small chunks
     // for a second after one, so a board or `muster ls` gets the thread between two.
     let lastRequestAt = -Infinity;
-    const store = openSqliteStore({ path: paths.db, indexFlushIntervalMs: DEFAULT_INDEX_FLUSH_INTERVAL_MS, indexBusy: () => performance.now() - lastRequestAt < REQUEST_QUIET_MS });
+    const store = openSqliteStore({
+      path: paths.db, indexFlushIntervalMs: DEFAULT_INDEX_FLUSH_INTERVAL_MS, indexBusy: () => performance.now() - lastRequestAt < REQUEST_QUIET_MS,
+      searchThread: daemonSearchThread(), log,
+    });
     disposers.push(() => store.close());
     const token = loadOrCreateToken(paths.token);
     const bus = createEventBus();

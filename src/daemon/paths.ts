@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MusterError } from '../errors/index.ts';
 import { isWellFormedToken } from './token-format.ts';
+import { searchDbPathOf } from '../store/search-db.ts';
 
 export interface MusterPaths {
   home: string;
@@ -42,14 +43,15 @@ export function ensureHome(paths: MusterPaths): void {
 
 /**
  * Takes group and other access away from the secrets an earlier run (or a copy, a restore, an
- * editor) left open: token, store with its WAL and shared-memory files, lock, log, the fleet's
+ * editor) left open: token, store and search index with their WAL and shared-memory files, lock, log, the fleet's
  * membership (its database URL holds a password) and host id (0600) and the
  * folders inside MUSTER_HOME (0700). Files that do not exist are skipped; a symlink is left alone
  * (chmod would change what it points to). Runs at every start, after the lock is held.
  */
 export function tightenHome(paths: MusterPaths): string[] {
   const changed: string[] = [];
-  const files = [paths.token, paths.db, `${paths.db}-wal`, `${paths.db}-shm`, paths.lock, join(paths.logs, 'daemon.log'), join(paths.home, 'fleet.json'), join(paths.home, 'host-id')];
+  const search = searchDbPathOf(paths.db);
+  const files = [paths.token, paths.db, `${paths.db}-wal`, `${paths.db}-shm`, search, `${search}-wal`, `${search}-shm`, paths.lock, join(paths.logs, 'daemon.log'), join(paths.home, 'fleet.json'), join(paths.home, 'host-id')];
   const dirs = [paths.logs, paths.packs, join(paths.home, 'launch'), join(paths.home, 'hooks')];
   for (const [path, mode] of [...files.map((f) => [f, 0o600] as const), ...dirs.map((d) => [d, 0o700] as const)]) {
     try {

@@ -4,3 +4,5 @@ export { SCHEMA_MARKER, MIGRATIONS, migrate, type Migration } from './migrations
 export { SETTINGS, defaultSettings, validateSettingsPatch, type Settings, type SettingValue } from './settings.ts';
 export { createSqliteActionsRepository, type ActionsRepository } from './actions.ts';
 export { createFsPackFiles } from './board-files.ts';
+export { searchDbPathOf } from './search-db.ts';
+export type { SearchThreadSpawn } from './search-thread/client.ts';

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { GOALS_TABLE_SQL } from './goals.ts';
 import { USAGE_TABLES_SQL } from './usage.ts';
 import { WORKTREES_TABLE_SQL } from './worktrees.ts';
-import { SEARCH_DOCS_SQL, searchTextConfigSql } from './search.ts';
+import { SEARCH_SCHEMA, searchTextConfigSql } from './search-db.ts';
 
 export interface Migration {
   version: number;
@@ -208,7 +208,7 @@ export const MIGRATIONS: Migration[] = [
       db.exec(`
         ALTER TABLE search_files RENAME TO search_files_v10;
         ALTER TABLE search_docs RENAME TO search_docs_v10;
-        ${SEARCH_DOCS_SQL}
+        ${SEARCH_DOCS_V11_SQL}
         INSERT INTO search_files(path, harness, session_id, next_position)
           SELECT path, harness, session_id, next_position FROM search_files_v10;
         INSERT INTO search_docs(id, file_id, role, at_ms, position)
@@ -226,7 +226,58 @@ export const MIGRATIONS: Migration[] = [
       db.exec(searchTextConfigSql(db.pragma('page_size', { simple: true }) as number));
     },
   },
+  {
+    version: 13,
+    name: 'search: the index moves to its own database file (muster-search.db), written from a thread of its own',
+    up(db) {
+      const attached = (db.pragma('database_list') as { name: string }[]).some((d) => d.name === SEARCH_SCHEMA);
+      if (attached) {
+        // What is indexed moves under the same ids; each transcript gets its offset from the transcript
+        // index (search-db.ts compares them at every open), and those without messages get a row too.
+        const s = SEARCH_SCHEMA;
+        db.exec(`
+          DELETE FROM ${s}.search_text;
+          DELETE FROM ${s}.search_docs;
+          DELETE FROM ${s}.search_files;
+          INSERT INTO ${s}.search_files(id, path, harness, session_id, next_position, offset)
+            SELECT f.id, f.path, f.harness, f.session_id, f.next_position, t.offset
+            FROM main.search_files f JOIN main.transcript_index t ON t.path = f.path;
+          INSERT INTO ${s}.search_files(path, harness, session_id, next_position, offset)
+            SELECT t.path, t.harness, NULL, 0, t.offset FROM main.transcript_index t
+            WHERE t.path NOT IN (SELECT path FROM main.search_files);
+          INSERT INTO ${s}.search_docs(id, file_id, role, at_ms, position)
+            SELECT d.id, d.file_id, d.role, d.at_ms, d.position FROM main.search_docs d
+            WHERE d.file_id IN (SELECT id FROM ${s}.search_files);
+          INSERT INTO ${s}.search_text(rowid, text, tags)
+            SELECT t.rowid, t.text, t.tags FROM main.search_text t WHERE t.rowid IN (SELECT id FROM ${s}.search_docs);
+        `);
+      } else {
+        // No search database to move it to (a bare connection): every transcript is read again once.
+        db.exec('DELETE FROM transcript_index');
+      }
+      db.exec('DROP TABLE main.search_text; DROP TABLE main.search_docs; DROP TABLE main.search_files;');
+    },
+  },
 ];
+
+/** The search tables as migration 11 made them (migration 13 moved them to the search database). */
+const SEARCH_DOCS_V11_SQL = `
+  CREATE TABLE search_files (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    harness TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    next_position INTEGER NOT NULL
+  );
+  CREATE TABLE search_docs (
+    id INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL,
+    role TEXT NOT NULL,
+    at_ms INTEGER,
+    position INTEGER NOT NULL
+  );
+  CREATE INDEX search_docs_file ON search_docs(file_id, position);
+`;
 
 /** The search tables as migration 10 made them (migration 11 moved their rows to search.ts's). */
 const SEARCH_TABLES_V10_SQL = `

@@ -3,7 +3,7 @@
  * (it publishes and checks `schemaMarker` on each call). Kept equal to the last migration's version
  * by migrations.test.ts.
  */
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 
 /** The store schema marker published in the lock record (`schemaMarker`: a daemon of another schema is never used). */
 export const SCHEMA_MARKER = `muster-schema-${SCHEMA_VERSION}`;

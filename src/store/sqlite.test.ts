@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { STORE_PAGE_SIZE, openSqliteStore } from './sqlite.ts';
-import { SEARCH_PENDING_TERMS_BYTES } from './search.ts';
+import { SEARCH_PENDING_TERMS_BYTES, searchDbPathOf } from './search-db.ts';
 import { MIGRATIONS, migrate } from './migrations.ts';
 import { MusterError } from '../errors/index.ts';
 import { record } from '../usage/usage-fixtures.test-support.ts';
@@ -37,7 +37,7 @@ function ftsConfig(db: Database.Database): Record<string, unknown> {
   return Object.fromEntries(db.prepare<[], { k: string; v: unknown }>('SELECT k, v FROM search_text_config').all().map((r) => [r.k, r.v]));
 }
 
-test('a new store has 16 KiB pages and FTS5 leaves to match; a store made with 4 KiB pages keeps them, with FTS5 leaves of its size', async () => {
+test('a new store and its search database have 16 KiB pages and FTS5 leaves to match; a store made with 4 KiB pages keeps them, its old search tables moved out', async () => {
   const t = tempDb();
   const old = tempDb();
   try {
@@ -46,6 +46,11 @@ test('a new store has 16 KiB pages and FTS5 leaves to match; a store made with 4
     store.close();
     let db = new Database(t.path, { readonly: true });
     assert.equal(db.pragma('page_size', { simple: true }), STORE_PAGE_SIZE);
+    db.close();
+    assert.equal(statSync(searchDbPathOf(t.path)).mode & 0o777, 0o600);
+    db = new Database(searchDbPathOf(t.path), { readonly: true });
+    assert.equal(db.pragma('page_size', { simple: true }), STORE_PAGE_SIZE);
+    assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
     assert.deepEqual(ftsConfig(db), { version: 4, pgsz: STORE_PAGE_SIZE - 46, hashsize: SEARCH_PENDING_TERMS_BYTES });
     db.close();
     const reopened = openSqliteStore({ path: t.path });
@@ -61,7 +66,7 @@ test('a new store has 16 KiB pages and FTS5 leaves to match; a store made with 4
     openSqliteStore({ path: old.path }).close();
     db = new Database(old.path, { readonly: true });
     assert.equal(db.pragma('page_size', { simple: true }), 4096);
-    assert.deepEqual(ftsConfig(db), { version: 4, pgsz: 4050, hashsize: SEARCH_PENDING_TERMS_BYTES });
+    assert.equal(db.prepare<[], { n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name LIKE 'search%'").get()?.n, 0, 'no search table is left in the store');
     db.close();
   } finally {
     t.cleanup();

@@ -17,8 +17,12 @@ import { createSqliteWorktreesRepository } from './worktrees.ts';
 import { settingsFrom, validateSettingsPatch, type Settings } from './settings.ts';
 import type { Store } from './types.ts';
 import { createSqliteUsageRepository } from './usage.ts';
-import { createSqliteSearchRepository } from './search.ts';
+import { createSearchWriter, createSqliteSearchRepository } from './search.ts';
+import { SEARCH_SCHEMA, attachSearchDb, repairSearch, searchDbPathOf } from './search-db.ts';
 import { createSqliteTranscriptIndex } from './transcript-index.ts';
+import type { SearchSink } from './transcript-index.ts';
+import { createSearchThreadSink } from './search-thread/client.ts';
+import type { SearchThreadSpawn } from './search-thread/client.ts';
 
 export { DEFAULT_INDEX_FLUSH_INTERVAL_MS } from './transcript-index.ts';
 
@@ -54,6 +58,14 @@ export interface SqliteStoreOptions {
    * small chunks (transcript-index.ts). Default: always (small chunks).
    */
   indexBusy?(): boolean;
+  /**
+   * Starts the search thread (a worker running search-thread/worker.ts): the search index's writes then
+   * run beside this thread's instead of in its transactions. Default: none (written on this connection,
+   * in the transcript index's transactions; always so for ':memory:').
+   */
+  searchThread?: SearchThreadSpawn;
+  /** Where the search thread's troubles and a repaired search index are reported. Default: nowhere. */
+  log?(line: string): void;
 }
 
 export function openSqliteStore(options: SqliteStoreOptions): Store {
@@ -78,8 +90,17 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   } catch (e) {
     throw new MusterError('store_error', `cannot open the store at ${options.path}: ${(e as Error).message}`, { cause: e });
   }
-  const schemaVersion = migrate(db);
+  const searchPath = searchDbPathOf(options.path);
+  let schemaVersion: number;
+  try {
+    attachSearchDb(db, searchPath);
+    schemaVersion = migrate(db);
+  } catch (e) {
+    db.close();
+    throw e;
+  }
   db.pragma('synchronous = FULL');
+  const log = options.log ?? (() => {});
   let closed = false;
 
   const getSetting = db.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings');
@@ -90,9 +111,16 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const usage = createSqliteUsageRepository(db, clock);
   // Read at open and kept current by update(): the index's flush runs in a tight loop.
   let searchToolOutput = readSettings().searchToolOutput;
-  const search = createSqliteSearchRepository(db, { includeToolOutput: () => searchToolOutput });
+  const writer = createSearchWriter(db, SEARCH_SCHEMA);
+  const repaired = repairSearch(db, writer.forget);
+  if (repaired > 0) log(`[muster] ${repaired} transcript(s) will be read again: their search index did not match the transcript index`);
+  const thread = options.searchThread && searchPath !== ':memory:'
+    ? createSearchThreadSink({ path: searchPath, spawn: options.searchThread, toolOutput: () => searchToolOutput, log })
+    : null;
+  const sink: SearchSink = thread ?? { write: (ops) => writer.apply(ops, searchToolOutput), eager: false, waiting: () => 0, flush: () => {} };
+  const search = createSqliteSearchRepository(db, thread ? (maxMs) => thread.settle(maxMs) : undefined);
   const transcriptIndex = createSqliteTranscriptIndex(db, {
-    usage, search, toolOutput: () => searchToolOutput, intervalMs: options.indexFlushIntervalMs ?? 0, holdMaxRows: options.indexHoldMaxRows, holdMaxChars: options.indexHoldMaxChars, busy: options.indexBusy,
+    usage, search: sink, toolOutput: () => searchToolOutput, intervalMs: options.indexFlushIntervalMs ?? 0, holdMaxRows: options.indexHoldMaxRows, holdMaxChars: options.indexHoldMaxChars, busy: options.indexBusy,
   });
   return {
     kind: 'sqlite',
@@ -124,6 +152,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
       if (closed) return;
       closed = true;
       transcriptIndex.flush();
+      thread?.close();
       db.close();
     },
   };

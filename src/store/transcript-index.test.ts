@@ -8,6 +8,9 @@ import { openSqliteStore, type SqliteStoreOptions } from './sqlite.ts';
 import type { Store } from './types.ts';
 import { parseSearchQuery } from '../search/index.ts';
 import { record } from '../usage/usage-fixtures.test-support.ts';
+import { migrate } from './migrations.ts';
+import { createSqliteTranscriptIndex, type SearchSink } from './transcript-index.ts';
+import { createSqliteUsageRepository } from './usage.ts';
 
 const ticks = async (n = 5): Promise<void> => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
@@ -126,4 +129,30 @@ test('puts and removes commit in their order, across chunks: a path put, removed
     assert.equal(await found('osprey'), 1);
     assert.deepEqual(store.transcriptIndex.get('/x')?.offset, 2);
   });
+});
+
+test('an eager search sink (the search thread) takes each op as it is put, except while a hold keeps the writes; the order is kept', async () => {
+  const db = new Database(':memory:');
+  migrate(db);
+  const taken: string[][] = [];
+  const sink: SearchSink = { eager: true, write: (ops) => void taken.push(ops.map((op) => `${op.kind} ${op.path}`)), waiting: () => 0, flush: () => {} };
+  const index = createSqliteTranscriptIndex(db, { usage: createSqliteUsageRepository(db, Date.now), search: sink, toolOutput: () => false, intervalMs: 60_000, busy: () => false });
+  const count = (): number => (db.prepare('SELECT count(*) n FROM transcript_index').get() as { n: number }).n;
+  const put = (path: string): void => index.put({ path, harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: null, messages: { sessionId: 's', from: 0, items: [{ role: 'user', text: path, at: null }] } });
+  put('/a');
+  assert.deepEqual(taken, [['put /a']], 'taken at the put, before any commit');
+  assert.equal(count(), 0);
+  const release = index.hold();
+  put('/b');
+  index.remove('/a');
+  assert.equal(taken.length, 1, 'a hold keeps them');
+  release();
+  put('/c'); // after ops that still wait: it waits behind them
+  assert.equal(taken.length, 1);
+  await soon(() => count() === 2 && index.waiting() === 0);
+  assert.deepEqual(taken.flat(), ['put /a', 'put /b', 'forget /a', 'put /c'], 'in put order');
+  put('/d');
+  assert.deepEqual(taken.at(-1), ['put /d'], 'nothing waits: taken at once again');
+  index.flush();
+  db.close();
 });

@@ -3,9 +3,12 @@
  * with thousands of files does one read instead of one per file) with writes batched into transactions
  * (a cold scan's thousands of puts cost a few commits, not thousands): the first write after a quiet
  * spell commits on the next tick, later ones once `intervalMs` has passed since the last commit. Gets
- * and lists answer from memory meanwhile. Each put's usage records and messages commit in the same
- * transaction as its entry, in put order, so a crash never leaves an offset past what was stored; losing
- * the last interval of progress only means re-reading those bytes.
+ * and lists answer from memory meanwhile. Each put's usage records commit in the same transaction as
+ * its entry, in put order, so a crash never leaves an offset past what was stored; losing the last
+ * interval of progress only means re-reading those bytes. Its messages go to the search sink in put
+ * order: written in that transaction too, or handed to the search thread (search-thread/), whose
+ * database records the offset it wrote to (a crash between the two is repaired at the next open:
+ * search-db.ts).
  *
  * A cold run holds the writes (`hold()`) until it has folded every file: the daemon's thread then only
  * folds results into memory, so the listing is complete sooner, and the writes go out right after in
@@ -17,7 +20,21 @@ import type { TranscriptIndex, TranscriptIndexEntry } from '../discovery/contrac
 import type { UsageRecord } from '../core/usage-record.ts';
 import type { UsageDelta } from '../usage/types.ts';
 import type { SqliteUsage } from './usage.ts';
-import type { PendingMessages, SqliteSearch } from './search.ts';
+import type { SearchOp } from './search.ts';
+
+/** Where the index's search ops go: written in its transaction, or handed to the search thread. */
+export interface SearchSink {
+  /**
+   * Takes ops in order: a chunk's, first inside its transaction; or, when `eager`, each as it is put
+   * (unless a hold keeps the writes, or earlier ops still wait), so a thread writes them meanwhile.
+   */
+  write(ops: readonly SearchOp[]): void;
+  readonly eager: boolean;
+  /** Messages taken and not written yet. */
+  waiting(): number;
+  /** Returns once everything taken is written. */
+  flush(): void;
+}
 
 /**
  * The daemon's index commits are spaced this far apart while writes keep coming: a commit costs about as
@@ -77,16 +94,19 @@ interface Pending {
   path: string;
   entry: TranscriptIndexEntry | null;
   records: readonly UsageRecord[] | undefined;
-  messages: PendingMessages | undefined;
-  /** Usage records and messages it brings. */
+  /** Its search op, until it goes to the search sink (null: it went at once, to the search thread). */
+  op: SearchOp | null;
+  /** Usage records and messages it brings (those of `op` while it waits). */
   rows: number;
-  /** Characters of its messages' text. */
+  /** Messages of its op. */
+  messages: number;
+  /** Characters of its messages' text while they wait. */
   chars: number;
 }
 
 export interface SqliteTranscriptIndexOptions {
   usage: SqliteUsage;
-  search: SqliteSearch;
+  search: SearchSink;
   toolOutput(): boolean;
   intervalMs: number;
   /** Default: DEFAULT_HOLD_MAX_ROWS. */
@@ -115,6 +135,8 @@ export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTran
   /** Characters of message text waiting (a hold's other bound). */
   let pendingChars = 0;
   let holds = 0;
+  /** Ops in the queue that have not gone to the search sink (an eager sink takes none while any wait). */
+  let unposted = 0;
   /** Released with writes waiting: chunk after chunk until none are left, whatever the interval. */
   let draining = false;
 
@@ -152,17 +174,18 @@ export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTran
     // reading those bytes again, and the next FULL commit (a page, a goal) makes them durable with it.
     db.pragma('synchronous = NORMAL');
     try {
+      const ops: SearchOp[] = [];
+      for (const p of chunk) if (p.op) ops.push(p.op);
+      unposted -= ops.length;
       db.transaction(() => {
+        // First: a search thread then writes the messages while this thread writes the rest.
+        if (ops.length > 0) o.search.write(ops);
         for (const p of chunk) {
           if (p.entry) {
             if (p.records) for (const d of o.usage.write(p.records)) deltas.push(d);
-            if (p.messages) o.search.write([p.messages]);
             const e = p.entry;
             put.run(e.path, e.harness, e.size, e.mtimeMs, e.offset, JSON.stringify(e.summary ?? null));
-          } else {
-            del.run(p.path);
-            o.search.forget(p.path);
-          }
+          } else del.run(p.path);
         }
       })();
     } finally {
@@ -195,6 +218,12 @@ export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTran
     else setImmediate(tick);
   };
   const enqueue = (p: Pending): void => {
+    if (p.op && o.search.eager && holds === 0 && unposted === 0) {
+      o.search.write([p.op]);
+      p.op = null;
+      p.rows -= p.messages;
+      p.chars = 0;
+    } else if (p.op) unposted++;
     queue.push(p);
     pendingRows += p.rows;
     pendingChars += p.chars;
@@ -207,18 +236,23 @@ export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTran
       load().set(entry.path, entry);
       let chars = 0;
       if (messages) for (const m of messages.items) chars += m.text.length;
-      enqueue({ path: entry.path, entry, records, messages: messages && { path: entry.path, harness: entry.harness, messages }, rows: (records?.length ?? 0) + (messages?.items.length ?? 0), chars });
+      const op: SearchOp = { kind: 'put', path: entry.path, harness: entry.harness, offset: entry.offset, messages };
+      const n = messages?.items.length ?? 0;
+      enqueue({ path: entry.path, entry, records, op, rows: (records?.length ?? 0) + n, messages: n, chars });
     },
     remove(path) {
       load().delete(path);
-      enqueue({ path, entry: null, records: undefined, messages: undefined, rows: 0, chars: 0 });
+      enqueue({ path, entry: null, records: undefined, op: { kind: 'forget', path }, rows: 0, messages: 0, chars: 0 });
     },
     // Before the first get/put nothing is cached, so only that harness's rows are read: a source that
     // lists its entries while it is being created does not load (and parse) every other harness's.
     list: (harness) => (byPath ? [...byPath.values()].filter((e) => e.harness === harness) : listOf.all(harness).map(toEntry)),
     wantsToolOutput: o.toolOutput,
-    flush: () => write(Infinity),
-    waiting: () => pendingRows,
+    flush: () => {
+      write(Infinity);
+      o.search.flush();
+    },
+    waiting: () => pendingRows + o.search.waiting(),
     hold() {
       holds++;
       let released = false;

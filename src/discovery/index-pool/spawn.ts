@@ -6,9 +6,9 @@
 import { Worker } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 
-export function spawnIndexWorker(entry: string): Worker {
-  if (!entry.endsWith('.ts')) return new Worker(entry);
+export function spawnIndexWorker(entry: string, workerData?: unknown): Worker {
+  if (!entry.endsWith('.ts')) return new Worker(entry, { workerData });
   const api = import.meta.resolve('tsx/esm/api');
   const href = pathToFileURL(entry).href;
-  return new Worker(`import(${JSON.stringify(api)}).then((a) => a.tsImport(${JSON.stringify(href)}, ${JSON.stringify(import.meta.url)}))`, { eval: true });
+  return new Worker(`import(${JSON.stringify(api)}).then((a) => a.tsImport(${JSON.stringify(href)}, ${JSON.stringify(import.meta.url)}))`, { eval: true, workerData });
 }

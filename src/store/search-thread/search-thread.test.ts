@@ -1,0 +1,104 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { openSqliteStore } from '../index.ts';
+import type { SqliteStoreOptions } from '../index.ts';
+import { searchDbPathOf } from '../search-db.ts';
+import { spawnIndexWorker } from '../../discovery/index-pool/index.ts';
+import { parseSearchQuery } from '../../search/index.ts';
+import type { Store } from '../types.ts';
+import type { TranscriptMessage } from '../../core/transcript-message.ts';
+
+const ENTRY = join(import.meta.dirname, 'worker.ts');
+const threaded: Pick<SqliteStoreOptions, 'searchThread'> = { searchThread: (init) => spawnIndexWorker(ENTRY, init) };
+
+const hits = async (store: Store, text: string): Promise<Array<[string, number]>> => {
+  const r = parseSearchQuery(text, Date.now());
+  if (!r.ok) throw new Error(r.message);
+  return (await store.search.query(r.query, 500)).map((h) => [h.sessionId, h.position]);
+};
+const msg = (text: string): TranscriptMessage => ({ role: 'user', text, at: null });
+const put = (store: Store, path: string, offset: number, from: number, items: TranscriptMessage[]): void =>
+  store.transcriptIndex.put({ path, harness: 'claude', size: offset, mtimeMs: 1, offset, summary: {}, messages: { sessionId: path, from, items } });
+
+function tempDir(): { path: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'muster-search-thread-'));
+  return { path: join(dir, 'muster.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+describe('the search thread', () => {
+  it('writes what the transcript index takes, in order; flush waits for it, and the store reads it', async () => {
+    const t = tempDir();
+    const lines: string[] = [];
+    const store = openSqliteStore({ path: t.path, ...threaded, log: (l) => lines.push(l) });
+    try {
+      for (let i = 0; i < 200; i++) put(store, `/t/${i}.jsonl`, 10, 0, [msg(`osprey number${i}`), msg('kestrel')]);
+      put(store, '/t/0.jsonl', 20, 5, [msg('heron')]);
+      store.transcriptIndex.remove('/t/1.jsonl');
+      store.transcriptIndex.flush?.();
+      assert.equal(store.transcriptIndex.waiting?.(), 0);
+      assert.equal((await hits(store, 'kestrel')).length, 199, 'the removed transcript left');
+      assert.deepEqual(await hits(store, 'number7'), [['/t/7.jsonl', 0]]);
+      assert.deepEqual(await hits(store, 'heron'), [['/t/0.jsonl', 2]], 'an append goes on after the earlier messages');
+      assert.deepEqual(await store.search.stats(), { messages: 399, files: 199 });
+    } finally {
+      store.close();
+    }
+    try {
+      // Closed with everything written: the next open reads nothing again.
+      const again = openSqliteStore({ path: t.path, log: (l) => lines.push(l) });
+      assert.equal(again.transcriptIndex.list('claude').length, 199);
+      assert.equal((await hits(again, 'kestrel')).length, 199);
+      again.close();
+      assert.deepEqual(lines, []);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('a transcript whose search rows fell behind its index entry (a crash between the two commits) is read again', async () => {
+    const t = tempDir();
+    try {
+      const store = openSqliteStore({ path: t.path, ...threaded });
+      put(store, '/t/a.jsonl', 10, 0, [msg('alpha')]);
+      put(store, '/t/b.jsonl', 10, 0, [msg('beta')]);
+      store.close();
+      // As if the search thread's last commit were lost: b's messages and offset are older than its entry.
+      const db = new Database(searchDbPathOf(t.path));
+      db.prepare("UPDATE search_files SET offset = 4 WHERE path = '/t/b.jsonl'").run();
+      db.close();
+      const lines: string[] = [];
+      const reopened = openSqliteStore({ path: t.path, log: (l) => lines.push(l) });
+      assert.deepEqual(reopened.transcriptIndex.list('claude').map((e) => e.path), ['/t/a.jsonl'], 'b will be read again whole');
+      assert.deepEqual(await hits(reopened, 'alpha'), [['/t/a.jsonl', 0]]);
+      assert.deepEqual(await hits(reopened, 'beta'), [], 'until it is read again');
+      assert.match(lines.join('\n'), /1 transcript\(s\) will be read again/);
+      reopened.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it('a thread that cannot start is reported, and the store goes on without search writes', async () => {
+    const t = tempDir();
+    const lines: string[] = [];
+    try {
+      const store = openSqliteStore({ path: t.path, searchThread: (init) => spawnIndexWorker(join(import.meta.dirname, 'no-such-entry.ts'), init), log: (l) => lines.push(l) });
+      put(store, '/t/a.jsonl', 10, 0, [msg('alpha')]);
+      await new Promise((r) => setTimeout(r, 500));
+      store.transcriptIndex.flush?.();
+      assert.equal(store.transcriptIndex.list('claude').length, 1, 'the index entry is written');
+      store.close();
+      assert.match(lines.join('\n'), /the search index's thread stopped/);
+      // The next open (without a thread) sees the transcript's messages missing and reads it again.
+      const reopened = openSqliteStore({ path: t.path });
+      assert.equal(reopened.transcriptIndex.list('claude').length, 0);
+      reopened.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * Entry of the search thread (built as its own file, dist/search-writer.js): the only writer of the
+ * search database. It takes the store's batches of search ops in order and commits whatever has
+ * arrived as one transaction, then publishes the last batch's number in the shared signal.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { createSearchWriter } from '../search.ts';
+import type { SearchThreadInit, SearchThreadMessage } from './protocol.ts';
+import { SIGNAL_STATE, SIGNAL_WRITTEN, STATE_CLOSED, STATE_FAILED } from './protocol.ts';
+
+/**
+ * Commits are spaced this far apart while ops keep coming (the first after a quiet spell goes at once):
+ * each commit writes FTS5's gathered terms as one more segment, and segments are merged later.
+ */
+const COMMIT_INTERVAL_MS = 250;
+
+const init = workerData as SearchThreadInit;
+const signal = new Int32Array(init.signal);
+const port = parentPort;
+
+const settle = (state: number, error?: unknown): void => {
+  Atomics.store(signal, SIGNAL_STATE, state);
+  Atomics.notify(signal, SIGNAL_WRITTEN);
+  if (error !== undefined) port?.postMessage({ error: error instanceof Error ? error.message : String(error) });
+  port?.close();
+};
+
+try {
+  const db = new Database(init.path);
+  db.pragma('journal_mode = WAL');
+  // The index can be rebuilt from the transcripts: a commit lost to a power cut leaves an offset the
+  // store's next open sees differ (search-db.ts), and that transcript is read again.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  const writer = createSearchWriter(db, 'main');
+  let queue: SearchThreadMessage[] = [];
+  let scheduled = false;
+  let lastCommit = -Infinity;
+  const drain = (): void => {
+    scheduled = false;
+    lastCommit = performance.now();
+    const batch = queue;
+    queue = [];
+    let last = -1;
+    let close = false;
+    try {
+      db.transaction(() => {
+        for (const m of batch) {
+          if (m.op === 'close') close = true;
+          else {
+            writer.apply(m.ops, m.withOutput);
+            last = m.seq;
+          }
+        }
+      })();
+    } catch (e) {
+      db.close();
+      settle(STATE_FAILED, e);
+      return;
+    }
+    if (last >= 0) {
+      Atomics.store(signal, SIGNAL_WRITTEN, last);
+      Atomics.notify(signal, SIGNAL_WRITTEN);
+    }
+    if (close) {
+      db.close();
+      settle(STATE_CLOSED);
+    }
+  };
+  let timer: NodeJS.Timeout | null = null;
+  port?.on('message', (m: SearchThreadMessage) => {
+    queue.push(m);
+    if (m.op === 'close' && timer) {
+      clearTimeout(timer);
+      timer = null;
+      scheduled = false;
+    }
+    if (scheduled) return;
+    scheduled = true;
+    const wait = m.op === 'close' ? 0 : lastCommit + COMMIT_INTERVAL_MS - performance.now();
+    // At once after a quiet spell, with the messages that arrived with this one; else at the interval.
+    if (wait > 0) timer = setTimeout(() => {
+      timer = null;
+      drain();
+    }, wait);
+    else setImmediate(drain);
+  });
+} catch (e) {
+  settle(STATE_FAILED, e);
+}

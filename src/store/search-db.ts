@@ -101,6 +101,9 @@ export function attachSearchDb(db: Database.Database, path: string): void {
   // A page size takes effect only on an empty file, and before WAL.
   if (tables === 0) db.pragma(`${SEARCH_SCHEMA}.page_size = ${SEARCH_PAGE_SIZE}`);
   if (path !== ':memory:') db.pragma(`${SEARCH_SCHEMA}.journal_mode = WAL`);
+  // Without an fsync per commit: the index can be rebuilt from the transcripts, and a commit lost to a
+  // power cut leaves an offset that differs from the transcript index's (repairSearch).
+  db.pragma(`${SEARCH_SCHEMA}.synchronous = NORMAL`);
   prepareSearchDb(db, SEARCH_SCHEMA);
 }
 

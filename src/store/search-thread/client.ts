@@ -1,7 +1,7 @@
 /**
- * The store's side of the search thread: the transcript index's search ops go to the thread as they
- * are committed here (the thread writes FTS5 while this thread writes usage and entries), and the
- * shared signal says what is written. `flush` and `close` wait for the thread (Atomics.wait: the
+ * The store's side of the search thread, started with the first batch: the transcript index's search
+ * ops go to the thread as they are put, or as they are committed here after a hold (the thread writes
+ * FTS5 while this thread writes usage and entries), and the shared signal says what is written. `flush` and `close` wait for the thread (Atomics.wait: the
  * store's close is synchronous); a thread that failed is logged and left behind: what it did not write
  * is read again at the store's next open (search-db.ts).
  */
@@ -34,9 +34,6 @@ export function createSearchThreadSink(o: SearchThreadOptions): SearchThreadSink
   const shared = new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT);
   const signal = new Int32Array(shared);
   Atomics.store(signal, SIGNAL_WRITTEN, -1);
-  const worker = o.spawn({ path: o.path, signal: shared });
-  // The store's close waits for it; it never keeps the process alive by itself.
-  worker.unref();
   const log = o.log ?? (() => {});
   const waitMs = o.waitMs ?? 120_000;
   let seq = -1;
@@ -49,13 +46,21 @@ export function createSearchThreadSink(o: SearchThreadOptions): SearchThreadSink
     failed = true;
     log(`[muster] the search index's thread stopped (${why}); what it did not write is read again at the next start`);
   };
-  worker.on('message', (m: { error?: string }) => {
-    if (m.error !== undefined) fail(m.error);
-  });
-  worker.on('error', (e) => fail(e.message));
-  worker.on('exit', (code) => {
-    if (!closed) fail(`exit ${code}`);
-  });
+  /** Started with the first batch: a store that writes nothing (a warm start, nothing new) has no thread. */
+  let worker: Worker | null = null;
+  const start = (): Worker => {
+    const w = o.spawn({ path: o.path, signal: shared });
+    // The store's close waits for it; it never keeps the process alive by itself.
+    w.unref();
+    w.on('message', (m: { error?: string }) => {
+      if (m.error !== undefined) fail(m.error);
+    });
+    w.on('error', (e) => fail(e.message));
+    w.on('exit', (code) => {
+      if (!closed) fail(`exit ${code}`);
+    });
+    return w;
+  };
   const running = (): boolean => !failed && Atomics.load(signal, SIGNAL_STATE) === STATE_RUNNING;
   /** Waits (blocking this thread) until `done()` or the thread stops; false after waitMs. */
   const waitFor = (done: () => boolean): boolean => {
@@ -68,7 +73,7 @@ export function createSearchThreadSink(o: SearchThreadOptions): SearchThreadSink
     }
     return true;
   };
-  const send = (m: SearchThreadMessage): void => worker.postMessage(m);
+  const send = (m: SearchThreadMessage): void => (worker ??= start()).postMessage(m);
   return {
     eager: true,
     write(ops: readonly SearchOp[]) {
@@ -98,6 +103,7 @@ export function createSearchThreadSink(o: SearchThreadOptions): SearchThreadSink
       if (closed) return;
       this.flush();
       closed = true;
+      if (!worker) return;
       if (failed) {
         void worker.terminate();
         return;

@@ -59,6 +59,23 @@ describe('the search thread', () => {
     }
   });
 
+  it('starts with the first write: a store that writes nothing has no thread', async () => {
+    const t = tempDir();
+    let spawned = 0;
+    const count: Pick<SqliteStoreOptions, 'searchThread'> = { searchThread: (init) => (spawned++, spawnIndexWorker(ENTRY, init)) };
+    try {
+      openSqliteStore({ path: t.path, ...count }).close();
+      assert.equal(spawned, 0);
+      const store = openSqliteStore({ path: t.path, ...count });
+      put(store, '/t/a.jsonl', 10, 0, [msg('alpha')]);
+      put(store, '/t/b.jsonl', 10, 0, [msg('beta')]);
+      store.close();
+      assert.equal(spawned, 1);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('a transcript whose search rows fell behind its index entry (a crash between the two commits) is read again', async () => {
     const t = tempDir();
     try {

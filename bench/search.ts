@@ -3,15 +3,17 @@
  * 2,000 transcripts, BENCH_CORPUS_MB / BENCH_CORPUS_FILES):
  *   1. cold index throughput: the Claude source's first list() into a real SQLite store, (a) with the
  *      search off (`search: false`: no messages extracted nor written — the discovery index alone,
- *      summaries and usage) and (b) with them extracted and indexed in FTS5; each timed to the store's last flush. Target: (b) ≤ 1.5 × (a).
+ *      summaries and usage) and (b) with them extracted and indexed in FTS5 by the daemon's search thread
+ *      (dist/search-writer.js, when built); each timed to the store's close, which waits for the thread.
+ *      Target: (b) ≤ 1.5 × (a).
  *      BENCH_ROUNDS (default 3) rounds alternate them; each (b) against the mean of the (a) on either
  *      side, the median of those ratios the figure (one pair varies by ±20 % on a shared 2-core VM).
  *      Then the same two through the daemon's own cold path (needs `npm run build`): the worker threads
  *      of dist/index-worker.js reading, this thread writing into a store with the daemon's commit
  *      spacing, timed to the last of the chunks the daemon writes after a first start's hold (as while
  *      no request comes); with the longest stall of this thread (what a board waits for meanwhile).
- *   2. index size: the store file of (b) minus that of (a), as a fraction of the transcript bytes
- *      (target ≤ 35 %).
+ *   2. index size: the store and search database files of (b) minus those of (a), as a fraction of the
+ *      transcript bytes (target ≤ 35 %).
  *   3. query latency: 20 typical queries through the search service over (b), 5 rounds: p50 and p95
  *      (target p95 ≤ 50 ms).
  *   4. daemon RSS: a real `muster serve` over 10,000 sessions (BENCH_SESSIONS) with their index built,
@@ -73,7 +75,7 @@ function storeBytes(dbPath: string): number {
 }
 
 async function coldIndex(home: string, dbPath: string, search: boolean): Promise<{ ms: number; sessions: number; bytes: number }> {
-  const store = openSqliteStore({ path: dbPath, searchThread });
+  const store = openSqliteStore({ path: dbPath, searchThread, log: console.log });
   const t0 = performance.now();
   const sessions = (await createClaudeSource({ home, index: store.transcriptIndex, search }).list()).length;
   store.close(); // flushes the last batch and waits for the search thread: its FTS inserts are part of the cost
@@ -84,7 +86,7 @@ async function coldIndex(home: string, dbPath: string, search: boolean): Promise
 /** The daemon's cold path: worker threads read, this thread writes, commits spaced as the daemon spaces them. */
 async function pooledColdIndex(home: string, dbPath: string, search: boolean): Promise<{ ms: number; sessions: number; stallMs: number }> {
   // As in a daemon that no request reaches meanwhile: the writes after the hold go out in its large chunks.
-  const store = openSqliteStore({ path: dbPath, indexFlushIntervalMs: DEFAULT_INDEX_FLUSH_INTERVAL_MS, indexBusy: () => false, searchThread });
+  const store = openSqliteStore({ path: dbPath, indexFlushIntervalMs: DEFAULT_INDEX_FLUSH_INTERVAL_MS, indexBusy: () => false, searchThread, log: console.log });
   const indexer = createColdIndexer({ folds: INDEX_FOLDS, spawn: () => spawnIndexWorker(WORKER_ENTRY) });
   const delay = monitorEventLoopDelay({ resolution: 5 });
   delay.enable();

@@ -1,9 +1,10 @@
 /**
  * The store's side of the search thread, started with the first batch: the transcript index's search
  * ops go to the thread as they are put, or as they are committed here after a hold (the thread writes
- * FTS5 while this thread writes usage and entries), and the shared signal says what is written. `flush` and `close` wait for the thread (Atomics.wait: the
- * store's close is synchronous); a thread that failed is logged and left behind: what it did not write
- * is read again at the store's next open (search-db.ts).
+ * FTS5 while this thread writes usage and entries), and the shared signal says what is written.
+ * `flush` and `close` wait for the thread (Atomics.wait: the store's close is synchronous); a thread
+ * that failed is logged and left behind: what it did not write is read again at the store's next open
+ * (search-db.ts).
  */
 import type { Worker } from 'node:worker_threads';
 import { rowsOf } from '../search.ts';
@@ -74,6 +75,11 @@ export function createSearchThreadSink(o: SearchThreadOptions): SearchThreadSink
     return true;
   };
   const send = (m: SearchThreadMessage): void => (worker ??= start()).postMessage(m);
+  const flush = (): void => {
+    if (failed || closed) return;
+    const target = seq;
+    if (!waitFor(() => Atomics.load(signal, SIGNAL_WRITTEN) >= target) && running()) fail(`not written within ${waitMs} ms`);
+  };
   return {
     eager: true,
     write(ops: readonly SearchOp[]) {
@@ -94,14 +100,10 @@ export function createSearchThreadSink(o: SearchThreadOptions): SearchThreadSink
         await new Promise((r) => setTimeout(r, 5));
       }
     },
-    flush() {
-      if (failed || closed) return;
-      const target = seq;
-      if (!waitFor(() => Atomics.load(signal, SIGNAL_WRITTEN) >= target) && running()) fail(`not written within ${waitMs} ms`);
-    },
+    flush,
     close() {
       if (closed) return;
-      this.flush();
+      flush();
       closed = true;
       if (!worker) return;
       if (failed) {

@@ -94,6 +94,11 @@ describe('the search thread', () => {
       assert.deepEqual(await hits(reopened, 'beta'), [], 'until it is read again');
       assert.match(lines.join('\n'), /1 transcript\(s\) will be read again/);
       reopened.close();
+      // A search database deleted (to rebuild the index): every transcript is read again.
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${searchDbPathOf(t.path)}${suffix}`, { force: true });
+      const rebuilt = openSqliteStore({ path: t.path });
+      assert.deepEqual(rebuilt.transcriptIndex.list('claude'), []);
+      rebuilt.close();
     } finally {
       t.cleanup();
     }

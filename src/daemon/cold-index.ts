@@ -1,9 +1,9 @@
 /**
  * The daemon's cold indexer: a first start's unread transcripts read in worker threads (one per core)
  * from the worker entry built beside the bundle (dist/index-worker.js; src/harnesses/index-worker.ts
- * when running from source); and the search thread's entry (dist/search-writer.js). Two knobs, for diagnosis and for tests that watch progress:
- * MUSTER_INDEX_COLD_BYTES (least unread bytes for a cold index; default 32 MiB) and
- * MUSTER_INDEX_PACE_MS (a wait between batches; default 0).
+ * when running from source); and the search thread's entry (dist/search-writer.js). Two knobs, for
+ * diagnosis and for tests that watch progress: MUSTER_INDEX_COLD_BYTES (least unread bytes for a cold
+ * index; default 32 MiB) and MUSTER_INDEX_PACE_MS (a wait between batches; default 0).
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

@@ -43,9 +43,9 @@ export function ensureHome(paths: MusterPaths): void {
 
 /**
  * Takes group and other access away from the secrets an earlier run (or a copy, a restore, an
- * editor) left open: token, store and search index with their WAL and shared-memory files, lock, log, the fleet's
- * membership (its database URL holds a password) and host id (0600) and the
- * folders inside MUSTER_HOME (0700). Files that do not exist are skipped; a symlink is left alone
+ * editor) left open: token, store and search index with their WAL and shared-memory files, lock, log,
+ * the fleet's membership (its database URL holds a password) and host id (0600) and the folders inside
+ * MUSTER_HOME (0700). Files that do not exist are skipped; a symlink is left alone
  * (chmod would change what it points to). Runs at every start, after the lock is held.
  */
 export function tightenHome(paths: MusterPaths): string[] {

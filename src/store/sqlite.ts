@@ -93,7 +93,11 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const searchPath = searchDbPathOf(options.path);
   let schemaVersion: number;
   try {
-    attachSearchDb(db, searchPath);
+    try {
+      attachSearchDb(db, searchPath);
+    } catch (e) {
+      throw new MusterError('store_error', `cannot open the search index at ${searchPath}: ${(e as Error).message}`, { cause: e });
+    }
     schemaVersion = migrate(db);
   } catch (e) {
     db.close();

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -11,6 +11,7 @@ import { spawnIndexWorker } from '../../discovery/index-pool/index.ts';
 import { parseSearchQuery } from '../../search/index.ts';
 import type { Store } from '../types.ts';
 import type { TranscriptMessage } from '../../core/transcript-message.ts';
+import { MusterError } from '../../errors/index.ts';
 
 const ENTRY = join(import.meta.dirname, 'worker.ts');
 const threaded: Pick<SqliteStoreOptions, 'searchThread'> = { searchThread: (init) => spawnIndexWorker(ENTRY, init) };
@@ -119,6 +120,18 @@ describe('the search thread', () => {
       const reopened = openSqliteStore({ path: t.path });
       assert.equal(reopened.transcriptIndex.list('claude').length, 0);
       reopened.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe('a search database that cannot be opened', () => {
+  it('is a store_error naming the file, and the store is not left open', () => {
+    const t = tempDir();
+    try {
+      mkdirSync(searchDbPathOf(t.path)); // a directory where the file should be
+      assert.throws(() => openSqliteStore({ path: t.path }), (e: unknown) => e instanceof MusterError && e.code === 'store_error' && e.message.includes('muster-search.db'));
     } finally {
       t.cleanup();
     }

@@ -1,38 +1,18 @@
 /**
  * The daemon's cold indexer: a first start's unread transcripts read in worker threads (one per core)
  * from the worker entry built beside the bundle (dist/index-worker.js; src/harnesses/index-worker.ts
- * when running from source); and the search thread's entry (dist/search-writer.js). Two knobs, for
- * diagnosis and for tests that watch progress: MUSTER_INDEX_COLD_BYTES (least unread bytes for a cold
- * index; default 32 MiB) and MUSTER_INDEX_PACE_MS (a wait between batches; default 0).
+ * when running from source). Two knobs, for diagnosis and for tests that watch progress:
+ * MUSTER_INDEX_COLD_BYTES (least unread bytes for a cold index; default 32 MiB) and
+ * MUSTER_INDEX_PACE_MS (a wait between batches; default 0).
  */
-import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createColdIndexer, spawnIndexWorker } from '../discovery/index-pool/index.ts';
 import type { ColdIndexer, ColdIndexing } from '../discovery/index-pool/index.ts';
 import { INDEX_FOLDS } from '../harnesses/index-folds.ts';
-import type { SearchThreadSpawn } from '../store/index.ts';
-
-/** A worker thread's entry: `built` beside the bundle, or `source` (from src/) when running from source; null when absent. */
-function workerEntry(moduleUrl: string, built: string, source: string[]): string | null {
-  const here = dirname(fileURLToPath(moduleUrl));
-  const dist = basename(here) === 'chunks' ? dirname(here) : here;
-  const candidates = basename(dist) === 'dist' ? [join(dist, built)] : [join(here, '..', ...source)];
-  return candidates.find((p) => existsSync(p)) ?? null;
-}
+import { workerEntry } from './worker-entry.ts';
 
 /** The cold index's worker entry file, or null when it is not there (then everything is read in the daemon's thread). */
 export function indexWorkerEntry(moduleUrl: string = import.meta.url): string | null {
   return workerEntry(moduleUrl, 'index-worker.js', ['harnesses', 'index-worker.ts']);
-}
-
-/**
- * The search thread's start, or undefined when its entry is not there (then the search index is
- * written in the daemon's thread, in the transcript index's transactions).
- */
-export function daemonSearchThread(moduleUrl: string = import.meta.url): SearchThreadSpawn | undefined {
-  const entry = workerEntry(moduleUrl, 'search-writer.js', ['store', 'search-thread', 'worker.ts']);
-  return entry ? (init) => spawnIndexWorker(entry, init) : undefined;
 }
 
 function numberFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {

@@ -85,8 +85,9 @@ export function createSearchThreadSink(o: SearchThreadOptions): SearchThreadSink
     write(ops: readonly SearchOp[]) {
       if (failed || closed || ops.length === 0) return;
       seq++;
-      inflight.push([seq, rowsOf(ops)]);
-      send({ op: 'ops', seq, ops: [...ops], withOutput: o.toolOutput() });
+      const rows = rowsOf(ops);
+      inflight.push([seq, rows]);
+      send({ op: 'ops', seq, ops: [...ops], rows, withOutput: o.toolOutput() });
     },
     waiting() {
       const written = Atomics.load(signal, SIGNAL_WRITTEN);

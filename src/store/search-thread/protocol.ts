@@ -12,7 +12,8 @@ export interface SearchThreadInit {
 }
 
 export type SearchThreadMessage =
-  | { op: 'ops'; seq: number; ops: SearchOp[]; withOutput: boolean }
+  /** `rows`: the messages the ops bring (rowsOf, counted once by the sender). */
+  | { op: 'ops'; seq: number; ops: SearchOp[]; rows: number; withOutput: boolean }
   | { op: 'close' };
 
 /** The sequence number of the last batch of ops committed. */

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import { createSearchWriter, rowsOf } from '../search.ts';
+import { createSearchWriter } from '../search.ts';
 import type { SearchThreadInit, SearchThreadMessage } from './protocol.ts';
 import { SIGNAL_STATE, SIGNAL_WRITTEN, STATE_CLOSED, STATE_FAILED } from './protocol.ts';
 
@@ -27,7 +27,8 @@ const init = workerData as SearchThreadInit;
 const signal = new Int32Array(init.signal);
 const port = parentPort;
 
-const settle = (state: number, error?: unknown): void => {
+/** Publishes the thread's end (closed or failed) and lets the thread exit. */
+const finish = (state: number, error?: unknown): void => {
   Atomics.store(signal, SIGNAL_STATE, state);
   Atomics.notify(signal, SIGNAL_WRITTEN);
   if (error !== undefined) port?.postMessage({ error: error instanceof Error ? error.message : String(error) });
@@ -67,7 +68,7 @@ try {
       })();
     } catch (e) {
       db.close();
-      settle(STATE_FAILED, e);
+      finish(STATE_FAILED, e);
       return;
     }
     if (last >= 0) {
@@ -76,13 +77,13 @@ try {
     }
     if (close) {
       db.close();
-      settle(STATE_CLOSED);
+      finish(STATE_CLOSED);
     }
   };
   let timer: NodeJS.Timeout | null = null;
   port?.on('message', (m: SearchThreadMessage) => {
     queue.push(m);
-    if (m.op === 'ops') queued += rowsOf(m.ops);
+    if (m.op === 'ops') queued += m.rows;
     const now = m.op === 'close' || queued >= COMMIT_AT_ROWS;
     if (now && timer) {
       clearTimeout(timer);
@@ -100,5 +101,5 @@ try {
     else setImmediate(drain);
   });
 } catch (e) {
-  settle(STATE_FAILED, e);
+  finish(STATE_FAILED, e);
 }

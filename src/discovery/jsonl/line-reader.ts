@@ -80,7 +80,10 @@ function borrowBuffer(): BufferLease {
   let held = spare;
   spare = null;
   return {
-    get: (n) => (held && held.length >= n ? held : Buffer.allocUnsafe(n)),
+    get: (n) => {
+      if (!held || held.length < n) held = Buffer.allocUnsafe(n);
+      return held;
+    },
     keep: (b) => void (held = b),
     release: () => {
       if (held && held.length <= KEEP_BYTES && (!spare || spare.length < held.length)) spare = held;

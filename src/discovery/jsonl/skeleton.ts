@@ -15,6 +15,30 @@ import { isUtf8 } from 'node:buffer';
 export const ELIDED = '\u0000elided';
 
 const ELIDED_JSON = Buffer.from(JSON.stringify(ELIDED));
+/** Numbered sentinels (`ELIDED` + n), made once each. */
+const numbered: Buffer[] = [];
+const numberedJson = (n: number): Buffer => (n < 1024 ? (numbered[n] ??= Buffer.from(JSON.stringify(ELIDED + n))) : Buffer.from(JSON.stringify(ELIDED + n)));
+
+/** True for a value the skeleton elided (`ELIDED`, or `ELIDED` + its number when the ranges were asked for). */
+export function isElided(x: unknown): boolean {
+  return typeof x === 'string' && x.startsWith(ELIDED);
+}
+
+/** Where a skeleton's elided strings lie in its line. */
+export interface ElidedRanges {
+  /** String n's JSON text (quotes included) is bytes [spans[2n], spans[2n + 1]); it reads `ELIDED + n`. */
+  spans: number[];
+  /**
+   * A string the skeleton kept starts with U+0000 (written `\u0000`: JSON has no other way), so it may
+   * read like a sentinel: whoever decodes must not trust the numbers.
+   */
+  strayNul: boolean;
+}
+
+/** Ranges to pass to parseSkeleton (which resets them at each call). */
+export const elidedRanges = (): ElidedRanges => ({ spans: [], strayNul: false });
+
+const NUL_ESCAPE = Buffer.from('"\\u0000');
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
@@ -35,8 +59,14 @@ function stringEnd(line: Buffer, open: number): number {
 /**
  * The line's skeleton parsed (strings longer than `maxString` bytes, quotes included, read as
  * ELIDED), or undefined when the line is not valid UTF-8, not an object or array, or not valid JSON.
+ * Given `ranges`, each elided string reads as `ELIDED + n` instead, and its place in the line is
+ * recorded there (elided-text.ts decodes it when its text is wanted after all).
  */
-export function parseSkeleton(line: Buffer, maxString: number): unknown {
+export function parseSkeleton(line: Buffer, maxString: number, ranges?: ElidedRanges): unknown {
+  if (ranges) {
+    ranges.spans.length = 0;
+    ranges.strayNul = false;
+  }
   if (!isUtf8(line)) return undefined;
   const parts: Buffer[] = [];
   // A leading BOM is dropped, as the whole-line parse drops it.
@@ -48,8 +78,13 @@ export function parseSkeleton(line: Buffer, maxString: number): unknown {
     const end = stringEnd(line, open);
     if (end === -1) return undefined;
     if (end - open > maxString) {
-      parts.push(line.subarray(from, open), ELIDED_JSON);
+      if (ranges) {
+        parts.push(line.subarray(from, open), numberedJson(ranges.spans.length >> 1));
+        ranges.spans.push(open, end);
+      } else parts.push(line.subarray(from, open), ELIDED_JSON);
       from = end;
+    } else if (ranges && !ranges.strayNul && line[open + 1] === BACKSLASH && line.subarray(open, open + NUL_ESCAPE.length).equals(NUL_ESCAPE)) {
+      ranges.strayNul = true;
     }
     i = end;
   }

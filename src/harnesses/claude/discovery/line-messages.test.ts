@@ -71,6 +71,34 @@ describe('claude messages read in the discovery fold (one pass)', () => {
     assert.deepEqual(pageClaudeTranscript(file, 3, 2).messages.map((m) => m.position), [3, 4]);
   });
 
+  it('texts longer than a message keeps: decoded only as far as the clip reads, yet as a whole parse gives them', () => {
+    const h = tempHome();
+    homes.push(h);
+    // Escapes and multi-byte characters land on every cut; leading whitespace longer than what is decoded first.
+    const tricky = (n: number): string => Array.from({ length: n }, (_, i) => `l${i} "q" \\ é€😀\t\u0001 `).join('\n');
+    const arrayResult = JSON.parse(toolResultLine('x')) as { message: { content: { content: unknown }[] } };
+    (arrayResult.message.content[0] as { content: unknown }).content = [{ type: 'text', text: '' }, { type: 'text', text: tricky(4000) }, { type: 'image', source: {} }, { type: 'text', text: 'tail' }];
+    const lines = [
+      toolResultLine(tricky(9000)),
+      toolResultLine(`${' '.repeat(70_000)}late output`),
+      toolResultLine('é'.repeat(100_000)), // two bytes a character: the first part decoded holds just what the clip reads
+      JSON.stringify(arrayResult),
+      toolUse(`${' '.repeat(40_000)}${tricky(3000)}`),
+      assistantText(`${tricky(5000)}`, 'm5'),
+      userLine(`${'\n'.repeat(80_000)}<command-name>/compact</command-name>`), // blank as far as the clip reads: no message
+      userLine(`${' '.repeat(30)}<command-name>/compact</command-name> ${tricky(6000)}`),
+      userLine(tricky(6000)),
+    ];
+    const f = writeTranscript(h, SID, lines);
+    const want = wholeParse(f);
+    assert.deepEqual(want.map((m) => m.role), ['tool-result', 'tool-result', 'tool-result', 'tool-result', 'tool-call', 'assistant', 'system', 'user']);
+    assert.equal(want[1]?.text, '(no output)', 'output past what the clip reads counts as none, as before');
+    assert.ok(want.every((m) => m.role === 'tool-call' || m.role === 'tool-result' || m.text.length === 32 * 1024));
+    assert.deepEqual(folded(f), want);
+    assert.deepEqual(folded(f, false), want.map((m) => (m.role === 'tool-result' ? { ...m, text: '' } : m)));
+    assert.deepEqual(pageClaudeTranscript(f, 0, 100).messages.map(({ position: _, ...m }) => m), want);
+  });
+
   it('a line broken only inside a long string keeps its skeleton\'s messages, indexed and read alike', () => {
     const h = tempHome();
     homes.push(h);

@@ -4,7 +4,7 @@
  * n-th message the index counts is the n-th one reading finds, malformed lines included.
  */
 import type { MessagePage, TranscriptMessage } from '../../../core/transcript-message.ts';
-import { isBlank, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
+import { elidedRanges, isBlank, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
 import { pushLineMessages } from './messages.ts';
 import type { ConversationOptions } from './messages.ts';
 import { ELIDE_BYTES, HEAD_BYTES, isIgnoredLine, WHOLE_LINE_BYTES } from './transcript-lines.ts';
@@ -13,8 +13,9 @@ import { ELIDE_BYTES, HEAD_BYTES, isIgnoredLine, WHOLE_LINE_BYTES } from './tran
 function lineMessages(out: TranscriptMessage[], line: Buffer, options: ConversationOptions): void {
   if (isBlank(line) || isIgnoredLine(line)) return;
   if (line.length > WHOLE_LINE_BYTES) {
-    const skeleton = parseSkeleton(line, ELIDE_BYTES);
-    if (skeleton !== undefined) pushLineMessages(out, skeleton, line, true, options);
+    const ranges = elidedRanges();
+    const skeleton = parseSkeleton(line, ELIDE_BYTES, ranges);
+    if (skeleton !== undefined) pushLineMessages(out, skeleton, line, true, options, ranges);
     return;
   }
   const record = parseJsonLine(line, { linesParsed: 0, linesSkipped: 0 });

@@ -10,7 +10,8 @@
  * the first human prompt (until one is found), a PR link (its bytes name github.com), or a field
  * that came out elided. So tokens, cost and every other field come out as a whole parse gives them.
  */
-import { ELIDED, isBlank, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
+import { elidedRanges, isBlank, isElided, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
+import type { ElidedRanges } from '../../../discovery/jsonl/index.ts';
 import type { TranscriptMessage } from '../../../core/transcript-message.ts';
 import { pushLineMessages } from './messages.ts';
 import type { ConversationOptions } from './messages.ts';
@@ -75,7 +76,7 @@ export function isIgnoredLine(line: Buffer): boolean {
   return at + ATTACHMENT.length <= HEAD_BYTES && startsAt(line, at, ATTACHMENT);
 }
 
-const elided = (x: unknown): boolean => x === ELIDED;
+const elided = isElided;
 
 /** True when the skeleton holds everything applyRecord reads from this record. */
 function skeletonSuffices(s: TranscriptSummary, record: Json, line: Buffer): boolean {
@@ -98,6 +99,8 @@ function skeletonSuffices(s: TranscriptSummary, record: Json, line: Buffer): boo
 export interface MessageCollector {
   items: TranscriptMessage[];
   options: ConversationOptions;
+  /** Scratch for the skeletons' elided strings (made on first use). */
+  ranges?: ElidedRanges;
 }
 
 /**
@@ -112,7 +115,8 @@ export function foldTranscriptLine(s: TranscriptSummary, line: Buffer, counts: L
     return;
   }
   if (line.length > WHOLE_LINE_BYTES) {
-    const skeleton = parseSkeleton(line, ELIDE_BYTES);
+    const ranges = messages ? (messages.ranges ??= elidedRanges()) : undefined;
+    const skeleton = parseSkeleton(line, ELIDE_BYTES, ranges);
     if (skeleton === undefined) {
       counts.linesSkipped++;
       return;
@@ -121,13 +125,13 @@ export function foldTranscriptLine(s: TranscriptSummary, line: Buffer, counts: L
     if (record === null || typeof record.type !== 'string' || skeletonSuffices(s, record, line)) {
       counts.linesParsed++;
       applyRecord(s, skeleton, sink);
-      if (messages) pushLineMessages(messages.items, skeleton, line, true, messages.options);
+      if (messages) pushLineMessages(messages.items, skeleton, line, true, messages.options, ranges);
       return;
     }
     const whole = parseJsonLine(line, counts);
     if (whole !== undefined) applyRecord(s, whole, sink);
     // Messages by the skeleton's rule (a line valid only as a skeleton keeps the skeleton's), as reading counts them.
-    if (messages) pushLineMessages(messages.items, whole ?? skeleton, line, whole === undefined, messages.options);
+    if (messages) pushLineMessages(messages.items, whole ?? skeleton, line, whole === undefined, messages.options, ranges);
     return;
   }
   const record = parseJsonLine(line, counts);

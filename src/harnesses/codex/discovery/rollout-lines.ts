@@ -8,7 +8,7 @@
  * is parsed whole, except a large `session_meta` (its base instructions are ~20 KB), read as its
  * skeleton (jsonl/skeleton.ts) when every field the summary takes from it is outside the elided text.
  */
-import { ELIDED, isBlank, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
+import { isBlank, isElided, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
 import type { TranscriptMessage } from '../../../core/transcript-message.ts';
 import { applyRolloutRecord } from './rollout.ts';
 import { rolloutMessagesOf } from './rollout-messages.ts';
@@ -146,7 +146,7 @@ function headVerdict(s: RolloutSummary, line: Buffer): number {
   return message ? IGNORE_BUT_MESSAGE : IGNORE;
 }
 
-const elided = (x: unknown): boolean => x === ELIDED;
+const elided = isElided;
 
 /** A large session_meta whose every field the summary reads came through the skeleton. */
 function metaSuffices(record: unknown): boolean {

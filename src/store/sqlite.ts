@@ -21,7 +21,7 @@ import { createSearchWriter, createSqliteSearchRepository } from './search.ts';
 import { SEARCH_SCHEMA, attachSearchDb, repairSearch, searchDbPathOf } from './search-db.ts';
 import { createSqliteTranscriptIndex } from './transcript-index.ts';
 import type { SearchSink } from './transcript-index.ts';
-import { createSearchThreadSink } from './search-thread/client.ts';
+import { createBurstSearchSink } from './search-thread/burst-sink.ts';
 import type { SearchThreadSpawn } from './search-thread/client.ts';
 
 export { DEFAULT_INDEX_FLUSH_INTERVAL_MS } from './transcript-index.ts';
@@ -64,6 +64,10 @@ export interface SqliteStoreOptions {
    * in the transcript index's transactions; always so for ':memory:').
    */
   searchThread?: SearchThreadSpawn;
+  /** Messages a batch brings that start the search thread (smaller ones are written here). Default: 2,048. */
+  searchThreadMinRows?: number;
+  /** The search thread closes after this long without a write, once everything is written, ms. Default: 3,000. */
+  searchThreadIdleMs?: number;
   /** Where the search thread's troubles and a repaired search index are reported. Default: nowhere. */
   log?(line: string): void;
 }
@@ -119,7 +123,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const repaired = repairSearch(db, writer.forget);
   if (repaired > 0) log(`[muster] ${repaired} transcript(s) will be read again: their search index did not match the transcript index`);
   const thread = options.searchThread && searchPath !== ':memory:'
-    ? createSearchThreadSink({ path: searchPath, spawn: options.searchThread, toolOutput: () => searchToolOutput, log })
+    ? createBurstSearchSink({ path: searchPath, spawn: options.searchThread, toolOutput: () => searchToolOutput, log, inline: writer, minRows: options.searchThreadMinRows, idleMs: options.searchThreadIdleMs })
     : null;
   const sink: SearchSink = thread ?? { write: (ops) => writer.apply(ops, searchToolOutput), eager: false, waiting: () => 0, flush: () => {} };
   const search = createSqliteSearchRepository(db, thread ? (maxMs) => thread.settle(maxMs) : undefined);

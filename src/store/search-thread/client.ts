@@ -28,6 +28,8 @@ export interface SearchThreadOptions {
 export interface SearchThreadSink extends SearchSink {
   /** Resolves once what was taken before the call is written, the thread stopped, or `maxMs` passed. */
   settle(maxMs: number): Promise<void>;
+  /** True once the thread failed: what it took and did not write is lost until the next open repairs it. */
+  failed(): boolean;
   close(): void;
 }
 
@@ -102,6 +104,7 @@ export function createSearchThreadSink(o: SearchThreadOptions): SearchThreadSink
       }
     },
     flush,
+    failed: () => failed,
     close() {
       if (closed) return;
       flush();

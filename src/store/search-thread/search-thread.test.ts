@@ -14,7 +14,8 @@ import type { TranscriptMessage } from '../../core/transcript-message.ts';
 import { MusterError } from '../../errors/index.ts';
 
 const ENTRY = join(import.meta.dirname, 'worker.ts');
-const threaded: Pick<SqliteStoreOptions, 'searchThread'> = { searchThread: (init) => spawnIndexWorker(ENTRY, init) };
+/** Every batch goes to the thread (the daemon's default starts it only for a burst: see below). */
+const threaded: Pick<SqliteStoreOptions, 'searchThread' | 'searchThreadMinRows'> = { searchThread: (init) => spawnIndexWorker(ENTRY, init), searchThreadMinRows: 1 };
 
 const hits = async (store: Store, text: string): Promise<Array<[string, number]>> => {
   const r = parseSearchQuery(text, Date.now());
@@ -63,7 +64,7 @@ describe('the search thread', () => {
   it('starts with the first write: a store that writes nothing has no thread', async () => {
     const t = tempDir();
     let spawned = 0;
-    const count: Pick<SqliteStoreOptions, 'searchThread'> = { searchThread: (init) => (spawned++, spawnIndexWorker(ENTRY, init)) };
+    const count: Pick<SqliteStoreOptions, 'searchThread' | 'searchThreadMinRows'> = { searchThread: (init) => (spawned++, spawnIndexWorker(ENTRY, init)), searchThreadMinRows: 1 };
     try {
       openSqliteStore({ path: t.path, ...count }).close();
       assert.equal(spawned, 0);
@@ -109,17 +110,67 @@ describe('the search thread', () => {
     const t = tempDir();
     const lines: string[] = [];
     try {
-      const store = openSqliteStore({ path: t.path, searchThread: (init) => spawnIndexWorker(join(import.meta.dirname, 'no-such-entry.ts'), init), log: (l) => lines.push(l) });
+      const store = openSqliteStore({ path: t.path, searchThread: (init) => spawnIndexWorker(join(import.meta.dirname, 'no-such-entry.ts'), init), searchThreadMinRows: 1, log: (l) => lines.push(l) });
       put(store, '/t/a.jsonl', 10, 0, [msg('alpha')]);
       await new Promise((r) => setTimeout(r, 500));
+      put(store, '/t/b.jsonl', 10, 0, [msg('beta')]); // after a failure nothing more is written, not even here
       store.transcriptIndex.flush?.();
-      assert.equal(store.transcriptIndex.list('claude').length, 1, 'the index entry is written');
+      assert.equal(store.transcriptIndex.list('claude').length, 2, 'the index entries are written');
       store.close();
       assert.match(lines.join('\n'), /the search index's thread stopped/);
-      // The next open (without a thread) sees the transcript's messages missing and reads it again.
+      // The next open (without a thread) sees the transcripts' messages missing and reads them again.
       const reopened = openSqliteStore({ path: t.path });
       assert.equal(reopened.transcriptIndex.list('claude').length, 0);
       reopened.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe('the search thread, for bursts only', () => {
+  it('small batches are written in the transcript index\'s transactions; a burst starts the thread, which closes once idle, and the writes after it come back here, in order', async () => {
+    const t = tempDir();
+    let spawned = 0;
+    const store = openSqliteStore({ path: t.path, searchThread: (init) => (spawned++, spawnIndexWorker(ENTRY, init)), searchThreadMinRows: 100, searchThreadIdleMs: 200 });
+    try {
+      put(store, '/t/a.jsonl', 10, 0, [msg('alpha'), msg('gannet')]);
+      store.transcriptIndex.flush?.();
+      assert.equal(spawned, 0, 'a few messages: no thread');
+      assert.deepEqual(await hits(store, 'gannet'), [['/t/a.jsonl', 1]]);
+      // A burst: one commit bringing 150 messages starts the thread.
+      for (let i = 0; i < 75; i++) put(store, `/t/b${i}.jsonl`, 10, 0, [msg(`burst${i}`), msg('gannet')]);
+      store.transcriptIndex.flush?.();
+      assert.equal(spawned, 1);
+      assert.equal(store.transcriptIndex.waiting?.(), 0, 'flush waited for the thread');
+      assert.equal((await hits(store, 'gannet')).length, 76);
+      // While it lives it takes every write (an append after the burst's messages keeps its place)...
+      put(store, '/t/b3.jsonl', 20, 10, [msg('petrel')]);
+      store.transcriptIndex.flush?.();
+      assert.deepEqual(await hits(store, 'petrel'), [['/t/b3.jsonl', 2]]);
+      // ...and once idle it closes; what comes next is written here again, after what the thread wrote.
+      await new Promise((r) => setTimeout(r, 600));
+      put(store, '/t/b3.jsonl', 30, 20, [msg('skua')]);
+      put(store, '/t/c.jsonl', 10, 0, [msg('gannet')]);
+      store.transcriptIndex.flush?.();
+      assert.equal(spawned, 1, 'no new thread for a few messages');
+      assert.deepEqual(await hits(store, 'skua'), [['/t/b3.jsonl', 3]]);
+      assert.equal((await hits(store, 'gannet')).length, 77);
+      // A second burst starts a second thread.
+      for (let i = 0; i < 120; i++) put(store, `/t/d${i}.jsonl`, 10, 0, [msg('fulmar')]);
+      store.transcriptIndex.flush?.();
+      assert.equal(spawned, 2);
+      assert.equal((await hits(store, 'fulmar')).length, 120);
+    } finally {
+      store.close();
+    }
+    try {
+      const lines: string[] = [];
+      const again = openSqliteStore({ path: t.path, log: (l) => lines.push(l) });
+      assert.equal(again.transcriptIndex.list('claude').length, 1 + 75 + 1 + 120, 'nothing is read again');
+      assert.deepEqual(await again.search.stats(), { messages: 2 + 150 + 2 + 1 + 120, files: 197 });
+      again.close();
+      assert.deepEqual(lines, []);
     } finally {
       t.cleanup();
     }

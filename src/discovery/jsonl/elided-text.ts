@@ -42,8 +42,9 @@ function decodeWhole(line: Buffer, start: number, end: number): string | undefin
  * Decodes the elided strings of one skeleton: `text(x)` is x itself for a string that was not elided,
  * the decoded value for an elided one (of a long one, a prefix of at least `minChars` characters that
  * holds at least `minTrimmed` once trimmed: whatever reads it no further than that sees what the whole
- * would show), and null for anything else. An elided string that does not decode (an escape broken inside
- * it) sets `failed`, and the caller falls back to parsing the line whole.
+ * would show), and null for anything else. An elided string that does not decode (an escape broken in
+ * what is read of it) sets `failed`, and the caller falls back to parsing the line whole; a break past
+ * the part read of a long string is not looked for.
  */
 export class ElidedText {
   failed = false;

@@ -30,8 +30,6 @@ export interface BurstSinkOptions extends SearchThreadOptions {
 export interface BurstSink extends SearchSink {
   /** Resolves once what the thread took before the call is written (at once without a thread), or after `maxMs`. */
   settle(maxMs: number): Promise<void>;
-  /** Threads started so far (for tests and benches). */
-  threads(): number;
   close(): void;
 }
 
@@ -39,7 +37,6 @@ export function createBurstSearchSink(o: BurstSinkOptions): BurstSink {
   const minRows = o.minRows ?? DEFAULT_THREAD_MIN_ROWS;
   const idleMs = o.idleMs ?? DEFAULT_THREAD_IDLE_MS;
   let thread: SearchThreadSink | null = null;
-  let started = 0;
   let failed = false;
   let closed = false;
   let idleTimer: NodeJS.Timeout | null = null;
@@ -72,17 +69,13 @@ export function createBurstSearchSink(o: BurstSinkOptions): BurstSink {
         o.inline.apply(ops, o.toolOutput());
         return;
       }
-      if (!thread) {
-        thread = createSearchThreadSink(o);
-        started++;
-      }
+      thread ??= createSearchThreadSink(o);
       thread.write(ops);
       armRetire();
     },
     waiting: () => thread?.waiting() ?? 0,
     flush: () => thread?.flush(),
     settle: (maxMs) => thread?.settle(maxMs) ?? Promise.resolve(),
-    threads: () => started,
     close() {
       if (closed) return;
       closed = true;

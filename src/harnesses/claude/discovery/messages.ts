@@ -101,6 +101,8 @@ const DECODED_CHARS = MESSAGE_TEXT_MAX + 1025;
  * decided on its whole text whenever that text was elided. Without ranges, or when an elided string
  * does not decode, the line is parsed whole; a line whose skeleton parses but whose whole text does
  * not (an escape broken inside a long string) keeps the skeleton's messages, the elided parts left out.
+ * A break past the part of a long string that is read goes unseen: that part is kept (reading pages
+ * the same way, so the index and reading agree).
  */
 export function pushLineMessages(out: TranscriptMessage[], record: unknown, line: Buffer, skeletal: boolean, options: ConversationOptions, ranges?: ElidedRanges): void {
   if (skeletal && ranges) {

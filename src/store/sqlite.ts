@@ -123,7 +123,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const repaired = repairSearch(db, writer.forget);
   if (repaired > 0) log(`[muster] ${repaired} transcript(s) will be read again: their search index did not match the transcript index`);
   const thread = options.searchThread && searchPath !== ':memory:'
-    ? createBurstSearchSink({ path: searchPath, spawn: options.searchThread, toolOutput: () => searchToolOutput, log, inline: writer, minRows: options.searchThreadMinRows, idleMs: options.searchThreadIdleMs })
+    ? createBurstSearchSink({ path: searchPath, spawn: options.searchThread, toolOutput: () => searchToolOutput, log, inline: (ops) => db.transaction(() => writer.apply(ops, searchToolOutput))(), minRows: options.searchThreadMinRows, idleMs: options.searchThreadIdleMs })
     : null;
   const sink: SearchSink = thread ?? { write: (ops) => writer.apply(ops, searchToolOutput), eager: false, waiting: () => 0, flush: () => {} };
   const search = createSqliteSearchRepository(db, thread ? (maxMs) => thread.settle(maxMs) : undefined);

@@ -1,34 +1,38 @@
 /**
  * Where the search index's writes go: the search thread while a burst lasts, this thread otherwise.
  * A first start over a long history brings hundreds of thousands of messages, and FTS5 then runs on a
- * thread of its own beside the store's writes (client.ts). A daemon at rest brings a few messages now
- * and then; a second V8 isolate kept for them costs its memory and its own garbage collections (the
- * memory reducer's, seconds after each burst, in an idle daemon's first minute), so they are written in
- * the transcript index's own transactions, as without a thread. A thread starts when a batch brings at
- * least `minRows` messages, takes every write while it lives (so they stay in order), and is closed once
- * everything it took is written and nothing came for `idleMs`. After a thread failed, nothing more is
- * written (positions would no longer match); the store's next open repairs what is missing.
+ * thread of its own beside the reading and the store's writes (client.ts). A daemon at rest brings a
+ * few messages now and then; a second V8 isolate kept for them costs its memory and its own garbage
+ * collections (the memory reducer's, seconds after each burst, in an idle daemon's first minute), so
+ * they are written on the store's connection, on the next turn of the event loop.
+ *
+ * The sink takes each put's ops as they come (eager) and gathers them; once `minRows` messages are
+ * gathered (a source reading many transcripts in one go gets there within a few files) a thread starts,
+ * takes what was gathered and every write after it while it lives (so they stay in order), and is closed
+ * once everything it took is written and nothing came for `idleMs`. After a thread failed, or a write
+ * here failed, nothing more is written (positions would no longer match); the store's next open sees
+ * the offsets differ and reads those transcripts again (search-db.ts).
  */
 import { rowsOf } from '../search.ts';
-import type { SearchWriter } from '../search.ts';
+import type { SearchOp } from '../search.ts';
 import type { SearchSink } from '../transcript-index.ts';
 import { createSearchThreadSink } from './client.ts';
 import type { SearchThreadOptions, SearchThreadSink } from './client.ts';
 
-/** A batch bringing this many messages starts the thread (a first start's chunks bring 8,192). */
+/** Messages gathered that start the thread (a first start's chunks bring 8,192). */
 export const DEFAULT_THREAD_MIN_ROWS = 2048;
 /** The thread closes after this long without a write, once it has written everything. */
 export const DEFAULT_THREAD_IDLE_MS = 3000;
 
 export interface BurstSinkOptions extends SearchThreadOptions {
-  /** Writes ops on the store's connection (called inside the transcript index's transaction). */
-  inline: SearchWriter;
+  /** Writes ops on the store's connection, in a transaction of their own. */
+  inline(ops: readonly SearchOp[]): void;
   minRows?: number;
   idleMs?: number;
 }
 
 export interface BurstSink extends SearchSink {
-  /** Resolves once what the thread took before the call is written (at once without a thread), or after `maxMs`. */
+  /** Resolves once what was taken before the call is written, or after `maxMs`. */
   settle(maxMs: number): Promise<void>;
   close(): void;
 }
@@ -36,11 +40,30 @@ export interface BurstSink extends SearchSink {
 export function createBurstSearchSink(o: BurstSinkOptions): BurstSink {
   const minRows = o.minRows ?? DEFAULT_THREAD_MIN_ROWS;
   const idleMs = o.idleMs ?? DEFAULT_THREAD_IDLE_MS;
+  const log = o.log ?? (() => {});
   let thread: SearchThreadSink | null = null;
+  /** Ops taken and not written yet, while no thread lives. */
+  let gathered: SearchOp[] = [];
+  let gatheredRows = 0;
+  let flushScheduled = false;
   let failed = false;
   let closed = false;
   let idleTimer: NodeJS.Timeout | null = null;
 
+  const writeGathered = (): void => {
+    flushScheduled = false;
+    if (gathered.length === 0) return;
+    const ops = gathered;
+    gathered = [];
+    gatheredRows = 0;
+    if (failed) return;
+    try {
+      o.inline(ops);
+    } catch (e) {
+      failed = true;
+      log(`[muster] the search index could not be written (${(e as Error).message}); what it missed is read again at the next start`);
+    }
+  };
   /** Closes the thread once it has written everything; while it has not, looks again later. */
   const retire = (): void => {
     idleTimer = null;
@@ -58,26 +81,42 @@ export function createBurstSearchSink(o: BurstSinkOptions): BurstSink {
   };
 
   return {
-    get eager() {
-      return thread !== null;
-    },
+    eager: true,
     write(ops) {
       if (failed || closed || ops.length === 0) return;
       if (thread?.failed()) failed = true;
       if (failed) return;
-      if (!thread && rowsOf(ops) < minRows) {
-        o.inline.apply(ops, o.toolOutput());
+      if (thread) {
+        thread.write(ops);
+        armRetire();
         return;
       }
-      thread ??= createSearchThreadSink(o);
-      thread.write(ops);
-      armRetire();
+      for (const op of ops) gathered.push(op);
+      gatheredRows += rowsOf(ops);
+      if (gatheredRows >= minRows) {
+        thread = createSearchThreadSink(o);
+        const burst = gathered;
+        gathered = [];
+        gatheredRows = 0;
+        thread.write(burst);
+        armRetire();
+      } else if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(writeGathered);
+      }
     },
-    waiting: () => thread?.waiting() ?? 0,
-    flush: () => thread?.flush(),
-    settle: (maxMs) => thread?.settle(maxMs) ?? Promise.resolve(),
+    waiting: () => gatheredRows + (thread?.waiting() ?? 0),
+    flush() {
+      writeGathered();
+      thread?.flush();
+    },
+    settle(maxMs) {
+      writeGathered();
+      return thread?.settle(maxMs) ?? Promise.resolve();
+    },
     close() {
       if (closed) return;
+      writeGathered();
       closed = true;
       if (idleTimer) clearTimeout(idleTimer);
       thread?.close();

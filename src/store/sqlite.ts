@@ -59,12 +59,12 @@ export interface SqliteStoreOptions {
    */
   indexBusy?(): boolean;
   /**
-   * Starts the search thread (a worker running search-thread/worker.ts): the search index's writes then
-   * run beside this thread's instead of in its transactions. Default: none (written on this connection,
-   * in the transcript index's transactions; always so for ':memory:').
+   * Starts the search thread (a worker running search-thread/worker.ts) for bursts of messages: their
+   * writes then run beside this thread's (search-thread/burst-sink.ts). Default: none (written on this
+   * connection, in the transcript index's transactions; always so for ':memory:').
    */
   searchThread?: SearchThreadSpawn;
-  /** Messages a batch brings that start the search thread (smaller ones are written here). Default: 2,048. */
+  /** Messages gathered that start the search thread (fewer are written on this connection). Default: 2,048. */
   searchThreadMinRows?: number;
   /** The search thread closes after this long without a write, once everything is written, ms. Default: 3,000. */
   searchThreadIdleMs?: number;

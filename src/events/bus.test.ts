@@ -21,6 +21,14 @@ test('replay returns what came after an id, and null once that id left the buffe
   assert.equal(bus.since(1), null, 'events 2 was dropped');
 });
 
+test('an id past the last one is from an earlier daemon: a resync, not an empty replay', () => {
+  const bus = createEventBus();
+  assert.deepEqual(bus.since(0), [], 'a client that saw nothing of an empty bus');
+  bus.publish('board.scene.saved', { version: 1 });
+  assert.deepEqual(bus.since(1), []);
+  assert.equal(bus.since(2), null, 'this bus never sent id 2: its ids started again');
+});
+
 test('a throwing listener does not stop the others', () => {
   const bus = createEventBus();
   let got = 0;

@@ -13,7 +13,10 @@ export interface EventBus {
   subscribe(listener: EventListener): () => void;
   /** Events of one name. */
   on<K extends EventType>(type: K, listener: (event: MusterEvent<K>) => void): () => void;
-  /** Events after `lastId`, or null when some of them were already dropped from the buffer. */
+  /**
+   * Events after `lastId`, or null when some of them were already dropped from the buffer, or when
+   * `lastId` is past this bus's last id (a client of an earlier daemon: this one's ids started again).
+   */
   since(lastId: number): MusterEvent[] | null;
   lastId(): number;
   listenerCount(): number;
@@ -59,7 +62,8 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
       });
     },
     since(lastId) {
-      if (lastId >= next - 1) return [];
+      if (lastId > next - 1) return null;
+      if (lastId === next - 1) return [];
       const first = ring[0];
       if (!first || first.id > lastId + 1) return null;
       return ring.filter((e) => e.id > lastId);

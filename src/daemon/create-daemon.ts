@@ -339,7 +339,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       routes: [
         coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), indexing: () => ({ ...hub.indexing(), writing: store.transcriptIndex.waiting?.() ?? 0 }), mcpMounted: true }),
         harnessRoutes({ installed: installedOn(env) }),
-        sessionRoutes({ hub, decorate: (s) => actions.decorate(s), fleet }),
+        sessionRoutes({ hub, decorate: (s) => actions.decorate(s), fleet, eventId: () => bus.lastId() }),
         actionRoutes({ actions, history: store.actions, fleet, local: localSession }),
         sendRoutes({ sender, fleet, local: localSession }),
         newSessions.routes,

@@ -6,3 +6,7 @@ export {
   emptyStreamState, STATE_EVENTS, withSessions, withPages, withGoals, applySnapshot, applyEvent, isResync,
   type StreamState, type StreamSnapshot, type StreamEvent,
 } from './stream-state.ts';
+export {
+  createEventHold, withSessionsListing, withPagesListing, withGoalsListing, indexingAfterListing,
+  type EventHold, type HeldEvent,
+} from './held-events.ts';

@@ -82,9 +82,20 @@ export async function startBoard(options: { colorScheme?: 'light' | 'dark'; prep
   const claudeHome = join(t.home, '.claude');
   mkdirSync(claudeHome, { recursive: true });
   options.prepare?.(claudeHome);
-  const { child, envelope } = await startServe(envFor(t.home, options.env ?? {}));
-  const { base, token } = splitBoardUrl(envelope.boardUrl);
+  // The browser first: it is the slow part on a loaded machine, and a daemon started before it would
+  // have run for seconds (a paced cold index half over) before the page is opened.
   const { profile, context } = await launchBrowser(options.colorScheme);
+  let served: Awaited<ReturnType<typeof startServe>>;
+  try {
+    served = await startServe(envFor(t.home, options.env ?? {}));
+  } catch (e) {
+    await context.close().catch(() => {});
+    rmSync(profile, { recursive: true, force: true });
+    t.cleanup();
+    throw e;
+  }
+  const { child, envelope } = served;
+  const { base, token } = splitBoardUrl(envelope.boardUrl);
   const requests: string[] = [];
   const blocked: string[] = [];
   context.on('request', (r) => void requests.push(r.url()));

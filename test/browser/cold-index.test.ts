@@ -2,7 +2,9 @@
 // Claude home of 640 transcripts (ten batches of 64), its cold index paced (MUSTER_INDEX_PACE_MS: a
 // batch per worker every 1.5 s) so the figure can be watched: the top bar says "indexed n / 640
 // transcripts" while the list already holds the sessions read so far; at the end the figure is gone
-// and all 640 are listed, without a reload.
+// and all 640 are listed, without a reload. The board's first listing is held back 2 s on its way, so
+// batches are indexed (and their sessions sent on the stream) between the listing and its arrival: a
+// board that let the older listing replace them lost those sessions until a reload.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { screenshot, startBoard, type BoardRig } from './browser-kit.ts';
@@ -28,6 +30,15 @@ describe('board: cold index progress in chromium (issue 17)', () => {
           ], `/home/dev/p${i % 7}`);
         }
       },
+    });
+    let first = true;
+    await rig.page.route('**/api/sessions', async (route) => {
+      const response = await route.fetch();
+      if (first) {
+        first = false;
+        await new Promise((r) => setTimeout(r, 2000));
+      }
+      await route.fulfill({ response });
     });
     await rig.page.goto(rig.boardUrl);
   });

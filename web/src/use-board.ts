@@ -1,14 +1,19 @@
 /**
- * The board's live state: sessions, pages and goals fetched once and then kept current by
- * GET /api/events, through the stream reducer the TUI shares (src/events/stream-state.ts); this hook
- * is only the React plumbing around it, plus the characters. EventSource reconnects by itself and
- * sends Last-Event-ID; every `daemon.hello` after the first means we were away, so everything is
- * refetched (the daemon may have restarted with a fresh event log). A lost connection is shown,
- * never hidden.
+ * The board's live state: sessions, pages and goals kept current by GET /api/events, through the
+ * stream reducer the TUI shares (src/events/stream-state.ts); this hook is only the React plumbing
+ * around it, plus the characters. The stream is subscribed first and the lists are fetched on its
+ * `daemon.hello`; events that arrive while a list is on its way are held and applied again on top of
+ * it (src/events/held-events.ts), so no event falls between a list and the stream. EventSource
+ * reconnects by itself and sends Last-Event-ID; every `daemon.hello` after the first means we were
+ * away, so everything is refetched (the daemon may have restarted with a fresh event log). A lost
+ * connection is shown, never hidden.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from './api.ts';
-import { applyEvent, emptyStreamState, STATE_EVENTS, withGoals, withPages, withSessions, type StreamState } from '../../src/events/index.ts';
+import {
+  applyEvent, createEventHold, emptyStreamState, indexingAfterListing, STATE_EVENTS, withGoalsListing, withPagesListing, withSessionsListing,
+  type HeldEvent, type StreamState,
+} from '../../src/events/index.ts';
 import type { IndexingFigure } from '../../src/core/indexing.ts';
 import type { BoardCharacters, Conn, FleetHost, Goal, GoalView, Page, Session } from './types.ts';
 
@@ -55,17 +60,22 @@ export function useBoard(): BoardData {
   const [fleet, setFleet] = useState<BoardFleet>({ self: null, connected: false, hosts: [] });
   const [usageTick, setUsageTick] = useState(0);
   const [indexing, setIndexing] = useState<IndexingFigure | null>(null);
+  const hold = useMemo(createEventHold, []);
 
   const refreshSessions = useCallback(async () => {
+    const end = hold.begin();
     try {
-      const r = await api<{ sessions: Session[]; indexing?: IndexingFigure }>('GET', '/api/sessions');
-      setStream((s) => withSessions(s, r.sessions));
-      setIndexing(r.indexing ?? null);
+      const r = await api<{ sessions: Session[]; indexing?: IndexingFigure; eventId?: number }>('GET', '/api/sessions');
+      const held = hold.held();
+      setStream((s) => withSessionsListing(s, r.sessions, r.eventId, held));
+      setIndexing(indexingAfterListing(r.indexing ?? null, r.eventId, held));
       setError(null);
     } catch (e) {
       setError((e as Error).message);
+    } finally {
+      end();
     }
-  }, []);
+  }, [hold]);
   const refreshCharacters = useCallback(async () => {
     try {
       setCharacters(await api<BoardCharacters>('GET', '/api/characters'));
@@ -74,23 +84,31 @@ export function useBoard(): BoardData {
     }
   }, []);
   const refreshPages = useCallback(async () => {
+    const end = hold.begin();
     try {
       const r = await api<{ pages: Page[] }>('GET', '/api/pages?status=pending');
-      setStream((s) => withPages(s, r.pages));
+      const held = hold.held();
+      setStream((s) => withPagesListing(s, r.pages, held));
       setPagesAvailable(true);
     } catch {
       setPagesAvailable(false);
+    } finally {
+      end();
     }
-  }, []);
+  }, [hold]);
   const refreshGoals = useCallback(async () => {
+    const end = hold.begin();
     try {
       const r = await api<{ goals: Goal[] }>('GET', '/api/goals?limit=1000');
-      setStream((s) => withGoals(s, r.goals));
+      const held = hold.held();
+      setStream((s) => withGoalsListing(s, r.goals, held));
       setGoalsAvailable(true);
     } catch {
       setGoalsAvailable(false);
+    } finally {
+      end();
     }
-  }, []);
+  }, [hold]);
   const refreshFleet = useCallback(async () => {
     try {
       const r = await api<{ fleet: { joined: boolean; connected?: boolean; host: { name: string }; hosts?: FleetHost[] } }>('GET', '/api/fleet');
@@ -109,28 +127,34 @@ export function useBoard(): BoardData {
   }, []);
 
   useEffect(() => {
-    void refreshSessions();
     void refreshCharacters();
-    void refreshPages();
-    void refreshGoals();
     void refreshFleet();
+    const refreshLists = (): void => {
+      void refreshSessions();
+      void refreshPages();
+      void refreshGoals();
+    };
     let hellos = 0;
+    // The lists are fetched on the stream's hello; a stream that cannot connect still gets them, later.
+    const unheard = setTimeout(() => {
+      if (hellos === 0) refreshLists();
+    }, 2000);
     const es = new EventSource('/api/events');
-    const on = (type: string, fn: (data: unknown) => void) =>
+    const on = (type: string, fn: (data: unknown, id: number) => void) =>
       es.addEventListener(type, (ev) => {
         try {
-          fn(JSON.parse((ev as MessageEvent<string>).data));
+          const m = ev as MessageEvent<string>;
+          fn(JSON.parse(m.data), m.lastEventId === '' ? NaN : Number(m.lastEventId));
         } catch {
           // A malformed event must not break the stream; the next refetch corrects the view.
         }
       });
     on('daemon.hello', () => {
       setConn('live');
+      clearTimeout(unheard);
+      refreshLists();
       if (hellos++ > 0) {
-        void refreshSessions();
         void refreshCharacters();
-        void refreshPages();
-        void refreshGoals();
         void refreshFleet();
         setUsageTick((n) => n + 1);
       }
@@ -143,7 +167,10 @@ export function useBoard(): BoardData {
       usageTimer = setTimeout(() => setUsageTick((n) => n + 1), 250);
     });
     // The sessions of each indexed batch arrive as session.upserted; this is only the figure.
-    on('index.progress.changed', (data) => setIndexing(data as IndexingFigure));
+    on('index.progress.changed', (data, id) => {
+      hold.hold({ type: 'index.progress.changed', data, id });
+      setIndexing(data as IndexingFigure);
+    });
     // Fleet: too many other hosts' records changed at once to send one by one — refetch them.
     on('fleet.resync', () => {
       void refreshSessions();
@@ -156,17 +183,19 @@ export function useBoard(): BoardData {
       if (Array.isArray(hosts)) setFleet((f) => ({ ...f, hosts }));
     });
     for (const type of STATE_EVENTS) {
-      on(type, (data) => {
-        const at = new Date().toISOString();
-        setStream((s) => applyEvent(s, { type, data, at }));
+      on(type, (data, id) => {
+        const e: HeldEvent = { type, data, at: new Date().toISOString(), id };
+        hold.hold(e);
+        setStream((s) => applyEvent(s, e));
       });
     }
     es.onerror = () => setConn('lost');
     return () => {
       es.close();
+      clearTimeout(unheard);
       clearTimeout(usageTimer);
     };
-  }, [refreshSessions, refreshCharacters, refreshPages, refreshGoals, refreshFleet]);
+  }, [hold, refreshSessions, refreshCharacters, refreshPages, refreshGoals, refreshFleet]);
 
   const pages = useMemo(() => pendingPages(stream.pages), [stream.pages]);
   const goals = useMemo(() => goalViews(stream.goals, stream.evaluating), [stream.goals, stream.evaluating]);

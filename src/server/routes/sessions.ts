@@ -30,6 +30,11 @@ export interface SessionRouteOptions {
   decorate?: (session: Session) => Session;
   /** Other hosts' sessions, in a fleet. */
   fleet?: FleetView;
+  /**
+   * The event bus's last id, sent with the listing as `eventId`: the listing reflects every event up to
+   * it and none after, so a client that held the stream's events while it fetched applies only the later ones.
+   */
+  eventId?: () => number;
 }
 
 /** Two lists already in `compare` order, as one. */
@@ -85,11 +90,13 @@ export function sessionRoutes(opts: SessionRouteOptions) {
   const HEAD = Buffer.from('{"ok":true,"sessions":[');
   const COMMA = Buffer.from(',');
   /**
-   * `{ ok: true, sessions, indexing }` as bytes, copied together once. `indexing` says whether a cold
-   * index is still reading (then the list holds the sessions read so far).
+   * `{ ok: true, sessions, indexing, eventId }` as bytes, copied together once. `indexing` says whether a
+   * cold index is still reading (then the list holds the sessions read so far). Built in the same turn as
+   * the list, so `eventId` names the last event the list reflects.
    */
   const envelope = (parts: Buffer[]): Buffer => {
-    const TAIL = Buffer.from(`],"indexing":${JSON.stringify(indexingOf(opts.hub.indexing()))}}`);
+    const eventId = opts.eventId ? `,"eventId":${opts.eventId()}` : '';
+    const TAIL = Buffer.from(`],"indexing":${JSON.stringify(indexingOf(opts.hub.indexing()))}${eventId}}`);
     const all: Buffer[] = [HEAD];
     for (const [i, p] of parts.entries()) {
       if (i > 0) all.push(COMMA);

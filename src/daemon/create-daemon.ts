@@ -256,6 +256,9 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
       if (p.answer?.text && !p.hostId) void goals.onPageAnswered(p.id, p.answer.text).catch((err: unknown) => log(`[goals] resume from page failed: ${(err as Error).message}`));
     });
     // Spend: reports over the usage records the sources store while they index; budget alerts as a notice page.
+    // The daemon's zone is found when first needed: it loads ICU's zone data (~20 ms of a start).
+    let zone: string | undefined;
+    const daemonTz = (): string => (zone ??= localTimeZone());
     const usage = createUsageService({
       repo: store.usage,
       session: (id) => {
@@ -266,7 +269,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
     const budget = createBudgetWatch({
       usage,
       repo: store.usage,
-      tz: localTimeZone(),
+      tz: daemonTz,
       settings: async () => {
         const s = await store.settings.all();
         return { dailyBudgetUsd: s.dailyBudgetUsd, monthlyBudgetUsd: s.monthlyBudgetUsd };
@@ -351,7 +354,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         sceneRoutes({ scene, bus }),
         pageRoutes({ pager, sessions: sessionLookup, fleet }),
         fleetRoutes({ fleet }),
-        usageRoutes({ usage, hub, defaultTz: localTimeZone() }),
+        usageRoutes({ usage, hub, defaultTz: daemonTz }),
         searchRoutes({ search, hub }),
         goalRoutes({ goals, fleet, localSession: async (id) => (await localSession(id)) !== undefined, harnessOf: (id) => hub.get(id)?.harness ?? fleet.session(id)?.harness, drivable: createDriveCheck({ env, session: (id) => hub.get(id), judgesServerTurns: (h) => typeof hub.source(h)?.tail === 'function', runningLaunches: () => launches.list({ running: true, limit: 1000 }) }) }),
         mcp.mount,

@@ -17,7 +17,7 @@ describe('budget alerts', () => {
     const usage = createUsageService({ repo: store.usage, session: (id) => ({ repo: null, branch: null, title: `task ${id}` }) });
     const sent: string[] = [];
     let budgets = { dailyBudgetUsd: 5, monthlyBudgetUsd: 0 };
-    const watch = createBudgetWatch({ usage, repo: store.usage, tz: 'UTC', clock: () => NOW, settings: async () => budgets, notify: async (m) => void sent.push(m) });
+    const watch = createBudgetWatch({ usage, repo: store.usage, tz: () => 'UTC', clock: () => NOW, settings: async () => budgets, notify: async (m) => void sent.push(m) });
     assert.deepEqual(await watch.check(), [], '$4.50 today is under $5');
     budgets = { dailyBudgetUsd: 4, monthlyBudgetUsd: 11 };
     const first = await watch.check();

@@ -19,8 +19,8 @@ export interface BudgetWatchOptions {
   settings(): Promise<BudgetSettings>;
   /** Sends the notification (the pager's notice: desktop, webhook, the board's inbox). Must not throw. */
   notify(message: string): Promise<void>;
-  /** Zone the day and month are cut in. */
-  tz: string;
+  /** Zone the day and month are cut in (asked at each check that has a budget to check). */
+  tz(): string;
   clock?: () => number;
   /** Default: 2000. */
   debounceMs?: number;
@@ -47,11 +47,11 @@ export function createBudgetWatch(opts: BudgetWatchOptions): BudgetWatch {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<string[]> | null = null;
 
-  async function checkOne(kind: 'daily' | 'monthly', budget: number, today: string): Promise<string | null> {
+  async function checkOne(kind: 'daily' | 'monthly', budget: number, today: string, tz: string): Promise<string | null> {
     if (!(budget > 0)) return null;
     const period = kind === 'daily' ? today : today.slice(0, 7);
     const since = kind === 'daily' ? today : `${period}-01`;
-    const r = await opts.usage.report({ by: 'session', tz: opts.tz, since, until: today });
+    const r = await opts.usage.report({ by: 'session', tz, since, until: today });
     const spent = r.totals.pricedUsd;
     if (spent < budget) return null;
     if (!(await opts.repo.claimAlert(kind, period))) return null;
@@ -65,12 +65,13 @@ export function createBudgetWatch(opts: BudgetWatchOptions): BudgetWatch {
     try {
       const s = await opts.settings();
       if (!(s.dailyBudgetUsd > 0) && !(s.monthlyBudgetUsd > 0)) return [];
-      const zone = createZone(opts.tz);
+      const tz = opts.tz();
+      const zone = createZone(tz);
       const now = clock();
       const today = new Date(now + zone.offsetAt(now)).toISOString().slice(0, 10);
       const out: string[] = [];
       for (const [kind, budget] of [['daily', s.dailyBudgetUsd], ['monthly', s.monthlyBudgetUsd]] as const) {
-        const m = await checkOne(kind, budget, today);
+        const m = await checkOne(kind, budget, today, tz);
         if (m) out.push(m);
       }
       return out;

@@ -9,6 +9,10 @@
  * figure, a few ticks either way over a window); beside it, the exact CPU time the scheduler accounts
  * to every thread (/proc/<pid>/task/<tid>/schedstat, ns). After the windows one fake is SIGKILLed and
  * the time until the daemon lists it as not live is printed (the sweep is then at its idlest).
+ * Three windows: the first still holds the tail of the start (V8's memory reducer collects the start's
+ * garbage about 8 s after it), the second the first safety rescan (at 120 s: every source re-listed),
+ * the third is the steady state (the next rescan comes at 360 s). Each window also prints the daemon's
+ * CPU per tenth of the window (schedstat), which shows where a window's cost lies.
  * Env: BENCH_LIVE (default 50), BENCH_IDLE_S (default 60). Needs `npm run build` first.
  * Run: node --import tsx bench/discovery-idle-cpu.ts
  */
@@ -59,9 +63,8 @@ async function main(): Promise<number> {
   const floor = track(spawn(process.execPath, ['-e', reads], { stdio: 'ignore' }));
   await sleep(2000);
   const pct = (cpu: number): string => `${((100 * cpu) / IDLE_S).toFixed(3)}% of a core`;
-  // Two windows: the first starts 2 s after the listing is ready and still holds the tail of the
-  // start (V8 collecting the start's garbage, compiling); the second is the steady state.
-  for (const window of ['first', 'second']) {
+  // The first window starts 2 s after the listing is ready (see the header for what each holds).
+  for (const window of ['first', 'second', 'third']) {
     const load0 = loadavg();
     const d0 = cpuTicks(d.pid);
     const i0 = cpuTicks(idle.pid!);
@@ -69,13 +72,20 @@ async function main(): Promise<number> {
     const ds0 = schedMs(d.pid);
     const is0 = schedMs(idle.pid!);
     const fs0 = schedMs(floor.pid!);
-    await sleep(IDLE_S * 1000);
+    const tenths: number[] = [];
+    for (let i = 0, last = ds0; i < 10; i++) {
+      await sleep(IDLE_S * 100);
+      const now = schedMs(d.pid);
+      tenths.push(now - last);
+      last = now;
+    }
     const exact = (ms: number): string => `exactly ${ms.toFixed(1)} ms, ${((100 * ms) / 1000 / IDLE_S).toFixed(3)}%`;
     const dCpu = (cpuTicks(d.pid) - d0) / HZ;
     const iCpu = (cpuTicks(idle.pid!) - i0) / HZ;
     const fCpu = (cpuTicks(floor.pid!) - f0) / HZ;
     console.log(`${window} ${IDLE_S} s idle (load average ${load0.map((x) => x.toFixed(2)).join(' ')} at its start):`);
     console.log(`  daemon with ${live} live sessions:                ${dCpu.toFixed(2)} s (${pct(dCpu)}; target <= 0.1%) [${exact(schedMs(d.pid) - ds0)}]`);
+    console.log(`    per ${IDLE_S / 10} s: ${tenths.map((ms) => ms.toFixed(0)).join(' ')} ms`);
     console.log(`  baseline idle node process (1 s timer):          ${iCpu.toFixed(2)} s (${pct(iCpu)}) [${exact(schedMs(idle.pid!) - is0)}]`);
     console.log(`  baseline ${LIVE} statm reads a second (sweep floor): ${fCpu.toFixed(2)} s (${pct(fCpu)}) [${exact(schedMs(floor.pid!) - fs0)}]`);
   }
@@ -88,7 +98,7 @@ async function main(): Promise<number> {
     after = ((await api(d, '/api/sessions?live=true')).body.sessions as unknown[] | undefined)?.length ?? 0;
   }
   const deadMs = performance.now() - killedAt;
-  console.log(`SIGKILL of one live session after ${2 * IDLE_S} s idle -> not live after ${deadMs.toFixed(0)} ms (bound: 3000 ms)`);
+  console.log(`SIGKILL of one live session after ${3 * IDLE_S} s idle -> not live after ${deadMs.toFixed(0)} ms (bound: 3000 ms)`);
   await d.stop();
   if (after !== live - 1 || deadMs > 3000) { console.log('ERROR: the killed session was not seen as dormant within 3 s'); return 1; }
   if (live !== LIVE) { console.log(`ERROR: expected ${LIVE} live sessions, the daemon saw ${live}`); return 1; }

@@ -99,6 +99,29 @@ describe('the TUI app', () => {
     assert.equal(fetches, 3, 'a plain reconnect hello replays events instead of refetching');
     tui.stop();
   });
+  it('events queued while the snapshot was on its way: those its listing reflects are not applied again, the later ones are', async () => {
+    const t = fakeTerminal(140);
+    let handlers!: EventHandlers;
+    const api: TuiApi = {
+      async call(_method, path) {
+        if (path !== '/sessions') return { pages: [], goals: [] };
+        // Events 4 to 6 arrive while the listing, taken at event 5 (session 1 idle, 40 indexed), is on its way.
+        handlers.onMessage({ id: '4', type: 'session.upserted', data: { session: session(1, { status: 'working' }) } });
+        handlers.onMessage({ id: '5', type: 'index.progress.changed', data: { active: true, done: 40, total: 800, bytesDone: 1, bytesTotal: 9 } });
+        handlers.onMessage({ id: '6', type: 'session.upserted', data: { session: session(2, { title: 'indexed after' }) } });
+        handlers.onMessage({ id: '4', type: 'index.progress.changed', data: { active: true, done: 30, total: 800, bytesDone: 1, bytesTotal: 9 } });
+        return { sessions: [session(1, { status: 'idle' })], eventId: 5, indexing: { active: true, done: 40, total: 800, bytesDone: 1, bytesTotal: 9 } };
+      },
+    };
+    const tui = createTui({ api, terminal: t.term, color: false, events: (h) => ((handlers = h), { close: () => undefined }) });
+    await tui.start();
+    await until('the snapshot applied', () => tui.state().sessions.has(uuid(2)));
+    assert.equal(tui.state().sessions.get(uuid(1))?.status, 'idle', 'event 4 is older than the listing');
+    assert.equal(tui.state().sessions.get(uuid(2))?.title, 'indexed after');
+    assert.equal(tui.state().indexing, 'indexed 40 / 800 transcripts', 'the figure does not step back to an older one');
+    tui.stop();
+  });
+
   it('a cold index: the figure from the listing, then from each index.progress.changed, gone at its end', async () => {
     const t = fakeTerminal(140);
     let handlers!: EventHandlers;

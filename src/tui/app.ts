@@ -7,8 +7,8 @@
 import { handleKey } from './keys.ts';
 import { FLASH_MS, renderFrame } from './render.ts';
 import { createScreen } from './screen.ts';
-import { applyEvent, applySnapshot, flash, isResync, setConnection } from './state.ts';
-import { initialState, type ApiCall, type Effect, type Snapshot, type TranscriptHit, type TuiState } from './types.ts';
+import { applyEvent, flash, isResync, setConnection } from './state.ts';
+import { initialState, type ApiCall, type Effect, type TranscriptHit, type TuiState } from './types.ts';
 import { hitsOf, TUI_SEARCH_LIMIT } from './transcript-search.ts';
 import type { SearchResult } from '../search/types.ts';
 import type { SseMessage } from './sse-client.ts';
@@ -18,7 +18,8 @@ import { LIMITS, type Page } from '../pager/index.ts';
 import type { Goal } from '../goals/index.ts';
 import type { UsageReport } from '../usage/index.ts';
 import { lastSevenDays, spendLineOf, spendPath } from './spend.ts';
-import { indexingLabel } from '../core/indexing.ts';
+import { indexingLabel, type IndexingFigure } from '../core/indexing.ts';
+import { indexingAfterListing, withGoalsListing, withPagesListing, withSessionsListing, type HeldEvent } from '../events/index.ts';
 
 export interface TuiApi {
   /** Calls `/api<path>`; resolves with the JSON body, rejects with an Error (`code` when the daemon named one). */
@@ -83,6 +84,8 @@ export function createTui(opts: TuiOptions): Tui {
   let snapshotAfterHello = false;
   let refetch = false;
   let queue: SseMessage[] = [];
+  /** Figures (index.progress.changed) that came while a snapshot was on its way. */
+  let figures: SseMessage[] = [];
   const disposers: (() => void)[] = [];
   let finish!: (code: number) => void;
   const done = new Promise<number>((r) => (finish = r));
@@ -137,13 +140,16 @@ export function createTui(opts: TuiOptions): Tui {
     const afterHello = helloSeen;
     try {
       const [s, p, g] = await Promise.all([opts.api.call('GET', '/sessions'), opts.api.call('GET', `/pages?limit=${LIMITS.listed}`), opts.api.call('GET', '/goals')]);
-      const snap: Snapshot = { sessions: (s.sessions ?? []) as Session[], pages: (p.pages ?? []) as Page[], goals: (g.goals ?? []) as Goal[] };
-      let next = applySnapshot(state, snap);
-      for (const m of queue) next = applyEvent(next, m);
+      // The events queued meanwhile go on top of the lists; of the sessions' and the figure's, only those
+      // after the event the listing names as its last (events/held-events.ts).
+      const eventId = typeof s.eventId === 'number' ? s.eventId : undefined;
+      const held: HeldEvent[] = [...queue, ...figures].map((m) => ({ type: m.type, data: m.data, id: m.id === null ? NaN : Number(m.id) }));
       queue = [];
+      figures = [];
+      const next = withGoalsListing(withPagesListing(withSessionsListing(state, (s.sessions ?? []) as Session[], eventId, held), (p.pages ?? []) as Page[], held), (g.goals ?? []) as Goal[], held);
       snapshotReady = true;
       snapshotAfterHello ||= afterHello;
-      update({ ...next, indexing: indexingLabel(s.indexing) });
+      update({ ...next, indexing: indexingLabel(indexingAfterListing((s.indexing ?? null) as IndexingFigure | null, eventId, held)) });
     } catch (e) {
       update(flash(state, `could not load from the daemon: ${(e as Error).message}; retrying`, 'error', clock()));
       const t = setTimeout(() => void fetchSnapshot(), 2000);
@@ -170,7 +176,10 @@ export function createTui(opts: TuiOptions): Tui {
     // Fleet: too many other hosts' records changed at once to send one by one — fetch them again.
     if (m.type === 'fleet.resync') return void fetchSnapshot();
     if (m.type === 'usage.recorded') return spendSoon();
-    if (m.type === 'index.progress.changed') return update({ ...state, indexing: indexingLabel(m.data) });
+    if (m.type === 'index.progress.changed') {
+      if (fetching) figures.push(m);
+      return update({ ...state, indexing: indexingLabel(m.data) });
+    }
     if (!snapshotReady) queue.push(m);
     else update(applyEvent(state, m));
   }

@@ -23,30 +23,27 @@ export interface HeldEvent extends StreamEvent {
   id: number;
 }
 
-const isSessionEvent = (e: StreamEvent): boolean => e.type.startsWith('session.');
-const isPageEvent = (e: StreamEvent): boolean => e.type.startsWith('page.');
-const isGoalEvent = (e: StreamEvent): boolean => e.type.startsWith('goal.');
-
 /** True when the listing, which reflects events up to `eventId`, does not reflect `e` yet. */
 const after = (e: HeldEvent, eventId: number | undefined): boolean => eventId === undefined || !(e.id <= eventId);
 
+/** The held events of one kind (`session.`, `page.`, `goal.`) the listing does not reflect, applied on top of it. */
+function replayOnto<S extends StreamState>(listed: S, held: readonly HeldEvent[], kind: string, eventId?: number): S {
+  let next = listed;
+  for (const e of held) if (e.type.startsWith(kind) && after(e, eventId)) next = applyEvent(next, e);
+  return next;
+}
+
 /** A sessions listing that reflects events up to `eventId` (undefined: not known, every held event is applied again). */
 export function withSessionsListing<S extends StreamState>(state: S, list: readonly Session[], eventId: number | undefined, held: readonly HeldEvent[]): S {
-  let next = withSessions(state, list);
-  for (const e of held) if (isSessionEvent(e) && after(e, eventId)) next = applyEvent(next, e);
-  return next;
+  return replayOnto(withSessions(state, list), held, 'session.', eventId);
 }
 
 export function withPagesListing<S extends StreamState>(state: S, list: readonly Page[], held: readonly HeldEvent[]): S {
-  let next = withPages(state, list);
-  for (const e of held) if (isPageEvent(e)) next = applyEvent(next, e);
-  return next;
+  return replayOnto(withPages(state, list), held, 'page.');
 }
 
 export function withGoalsListing<S extends StreamState>(state: S, list: readonly Goal[], held: readonly HeldEvent[]): S {
-  let next = withGoals(state, list);
-  for (const e of held) if (isGoalEvent(e)) next = applyEvent(next, e);
-  return next;
+  return replayOnto(withGoals(state, list), held, 'goal.');
 }
 
 /**

@@ -172,11 +172,7 @@ export function useBoard(): BoardData {
       setIndexing(data as IndexingFigure);
     });
     // Fleet: too many other hosts' records changed at once to send one by one — refetch them.
-    on('fleet.resync', () => {
-      void refreshSessions();
-      void refreshPages();
-      void refreshGoals();
-    });
+    on('fleet.resync', refreshLists);
     on('fleet.status.changed', () => void refreshFleet());
     on('fleet.hosts.changed', (data) => {
       const hosts = (data as { hosts?: FleetHost[] }).hosts;

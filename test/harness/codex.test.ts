@@ -60,7 +60,7 @@ describe('codex 0.171.0 against the fake model', () => {
   };
   const listSessions = (h: HarnessEnv): Promise<Session[]> => source(h).list();
 
-  async function waitForSession(h: HarnessEnv, what: string, pred: (s: Session) => boolean, timeoutMs = 60_000): Promise<Session> {
+  async function waitForSession(h: HarnessEnv, what: string, pred: (s: Session) => boolean, timeoutMs = 60_000, everyMs = 200): Promise<Session> {
     const deadline = Date.now() + timeoutMs;
     let last: Session[] = [];
     for (;;) {
@@ -68,7 +68,7 @@ describe('codex 0.171.0 against the fake model', () => {
       const hit = last.find(pred);
       if (hit) return hit;
       if (Date.now() > deadline) throw new Error(`${what}: not seen within ${timeoutMs} ms; sessions: ${JSON.stringify(last, null, 1)}`);
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, everyMs));
     }
   }
 
@@ -125,7 +125,9 @@ describe('codex 0.171.0 against the fake model', () => {
   it('codex exec interrupted by SIGINT (Muster end): live and working, then ended with turn_aborted', { timeout: SCENARIO_MS }, async () => {
     const h = freshEnv();
     const c = execInBackground(h, 'SLOW60 exec turn to interrupt');
-    const live = await waitForSession(h, 'live exec', (s) => s.live && s.status === 'working');
+    // Ended the moment it is listed live — before the exec has taken its prompt, when a SIGINT is lost
+    // (and every SIGINT after it): end must wait for the prompt, not send into that window.
+    const live = await waitForSession(h, 'live exec', (s) => s.live && s.status === 'working', 60_000, 5);
     assert.ok(live.pid && live.canEnd);
     assert.ok(fs.existsSync(lockFile(h, live.id)));
     const r = await source(h).end(live.id);

@@ -1,7 +1,9 @@
 /**
  * Ending a live Codex thread with its clean signal:
- * - `codex exec` holder → SIGINT (graceful: turn_aborted, lock released). Never SIGTERM: that leaves a
- *   stale lock and an unterminated turn.
+ * - `codex exec` holder → SIGINT (graceful: turn_aborted, lock released), sent once the exec has taken
+ *   its prompt (exec-ready.ts: one sent earlier is lost, and so is every SIGINT after it). Only when the
+ *   lock is still held after the grace is the exec sent SIGTERM, which ends it at once but leaves a stale
+ *   lock and an unterminated turn — an end that ends beats a turn that runs on.
  * - daemon thread → `turn/interrupt` for a running turn, then SIGTERM to the claiming TUI, which only
  *   detaches it; the daemon unloads the thread 60 s later on its own.
  * Every pid is re-read and re-verified just before it is signalled, so a pid reused by another program
@@ -24,11 +26,11 @@ export interface EndRequest {
   daemon: DaemonThreadStatus | null;
   controlSocket: string;
   timeoutMs: number;
-  /**
-   * How long an exec holder gets to let go of its lock after SIGINT before the SIGINT is sent once more
-   * (default 3 s). Observed: a SIGINT that lands while `codex exec` is still starting its turn can be
-   * lost, and the turn then runs to completion.
-   */
+  /** True once the exec's rollout records its prompt (exec-ready.ts); SIGINT waits for it, up to `readyWaitMs`. */
+  promptRecorded: () => boolean;
+  /** How long SIGINT waits for the prompt to be recorded (default 10 s; the exec has started by then). */
+  readyWaitMs?: number;
+  /** How long an exec holder gets to let go of its lock after SIGINT before it is sent SIGTERM (default 3 s). */
   sigintGraceMs?: number;
   sleep?: (ms: number) => Promise<void>;
   withDaemon: <T>(socketPath: string, fn: (c: AppServerClient) => Promise<T>, timeoutMs: number) => Promise<T>;
@@ -45,20 +47,22 @@ export async function endThread(r: EndRequest): Promise<EndOutcome> {
   const { plan, proc } = r;
   if (plan.kind === 'none') return { outcome: 'unsupported', reason: plan.reason };
   if (plan.kind === 'sigint') {
-    const holdsLock = proc.lockHolders(lockPathFor(r.home, r.id)).includes(plan.pid);
-    if (!holdsLock || !verified(proc, plan.pid, 'exec')) return { outcome: 'not_running', reason: 'the codex exec process is gone' };
-    if (!proc.signal(plan.pid, 'SIGINT')) return { outcome: 'not_running', reason: 'the codex exec process exited' };
-    // Ended means the flock is gone (SIGKILL would leave a stale lock); a SIGINT not acted on is sent once more.
     const lock = lockPathFor(r.home, r.id);
     const held = (): boolean => proc.lockHolders(lock).includes(plan.pid) && verified(proc, plan.pid, 'exec');
-    const grace = r.sigintGraceMs ?? 3000;
+    if (!held()) return { outcome: 'not_running', reason: 'the codex exec process is gone' };
     const sleep = r.sleep ?? ((ms: number) => new Promise<void>((res) => setTimeout(res, ms)));
-    for (let round = 0; round < 2; round++) {
-      for (let waited = 0; waited < grace && held(); waited += 100) await sleep(100);
-      if (!held()) break;
-      if (round === 0) proc.signal(plan.pid, 'SIGINT');
-    }
-    return { outcome: 'ended', signal: 'SIGINT', pid: plan.pid };
+    const waitWhile = async (cond: () => boolean, ms: number): Promise<void> => {
+      for (let waited = 0; waited < ms && cond(); waited += 100) await sleep(100);
+    };
+    await waitWhile(() => !r.promptRecorded() && held(), r.readyWaitMs ?? 10_000);
+    if (!held() || !proc.signal(plan.pid, 'SIGINT')) return { outcome: 'not_running', reason: 'the codex exec process exited' };
+    // Ended means the flock is gone; an exec that did not act on its SIGINT never acts on another.
+    const grace = r.sigintGraceMs ?? 3000;
+    await waitWhile(held, grace);
+    if (!held()) return { outcome: 'ended', signal: 'SIGINT', pid: plan.pid };
+    proc.signal(plan.pid, 'SIGTERM');
+    await waitWhile(held, grace);
+    return { outcome: 'ended', signal: 'SIGTERM', pid: plan.pid };
   }
   // Daemon-held thread.
   if (!proc.lockHolders(lockPathFor(r.home, r.id)).includes(plan.daemonPid) || !verified(proc, plan.daemonPid, 'daemon')) {

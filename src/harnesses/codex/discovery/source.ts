@@ -22,6 +22,7 @@ import type { AssignProcess, AssignThread, Assignment } from './assign.ts';
 import { buildSession } from './build-session.ts';
 import type { EndPlan } from './build-session.ts';
 import { endThread } from './end.ts';
+import { execPromptRecorded } from './exec-ready.ts';
 import { promptDaemonThread } from './prompt.ts';
 import { countSkip, listedRollouts, pageRollout, readRollout, pushError } from './rollout-file.ts';
 import { isRolloutSummary, threadIdFromRolloutName } from './rollout.ts';
@@ -155,6 +156,11 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
   };
 
   const isValidId = (id: string): boolean => typeof id === 'string' && isUuid(id);
+  /** The thread's rollout: the newest copy when it is in both sessions/ and archived_sessions/. */
+  const liveRollout = (id: string): string | null => {
+    const files = findRollouts(home, () => {}).filter((f) => f.threadId === id);
+    return (files.find((f) => !f.archived) ?? files[0])?.path ?? null;
+  };
 
   return {
     harness: 'codex',
@@ -174,7 +180,10 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
       const p = r.plans.get(id.toLowerCase());
       const s = r.sessions.get(id.toLowerCase());
       if (!p || !s || !s.live) return { outcome: 'not_running', reason: 'the thread is not live' };
-      return endThread({ id: id.toLowerCase(), home, proc, plan: p.plan, summary: p.summary, daemon: p.daemon, controlSocket, timeoutMs, withDaemon });
+      const key = id.toLowerCase();
+      let rollout: string | null = null; // found once it exists: an exec that has just started may not have written it
+      const promptRecorded = (): boolean => (rollout ??= liveRollout(key)) !== null && execPromptRecorded(rollout);
+      return endThread({ id: key, home, proc, plan: p.plan, summary: p.summary, daemon: p.daemon, controlSocket, timeoutMs, withDaemon, promptRecorded });
     },
     async prompt(id, text): Promise<PromptOutcome> {
       if (!isValidId(id)) return { ok: false, reason: 'refused', message: 'not a Codex thread id' };
@@ -186,11 +195,8 @@ export function createCodexSource(options: CodexSourceOptions): CodexSource {
     isValidId,
     async messages(id, from, limit) {
       if (!isValidId(id)) return null;
-      const want = id.toLowerCase();
-      // The newest copy when a thread is in both sessions/ and archived_sessions/.
-      const files = findRollouts(home, () => {}).filter((f) => f.threadId === want);
-      const file = files.find((f) => !f.archived) ?? files[0];
-      return file ? pageRollout(file.path, from, limit) : null;
+      const file = liveRollout(id.toLowerCase());
+      return file !== null ? pageRollout(file, from, limit) : null;
     },
     coldIndex(onProgress) {
       if (!options.cold || cold) return null;

@@ -177,6 +177,36 @@ describe('the search thread, for bursts only', () => {
   });
 });
 
+describe('the search thread, for a first start\'s drain', () => {
+  it('small chunks a few ms apart, each under the threshold, start the thread together', async () => {
+    const t = tempDir();
+    let spawned = 0;
+    // busy (the default): the drain writes chunks of 2,048 rows, usage records included — 66 puts of
+    // 31 rows, 66 messages, each — a few ms apart; 330 messages in all against a threshold of 100.
+    const store = openSqliteStore({ path: t.path, searchThread: (init) => (spawned++, spawnIndexWorker(ENTRY, init)), searchThreadMinRows: 100, indexFlushIntervalMs: 500 });
+    try {
+      const release = store.transcriptIndex.hold?.();
+      assert.ok(release);
+      for (let i = 0; i < 330; i++) {
+        const sessionId = `/t/${i}.jsonl`;
+        const usage = Array.from({ length: 30 }, (_, k) => ({
+          harness: 'claude' as const, key: `${i}:${k}`, sessionId, rank: 0 as const, at: 1_700_000_000_000 + k, model: 'm',
+          tokens: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, reasoning: 0 }, costUsd: null,
+        }));
+        store.transcriptIndex.put({ path: sessionId, harness: 'claude', size: 10, mtimeMs: 1, offset: 10, summary: {}, usage, messages: { sessionId, from: 0, items: [msg(`shearwater${i}`)] } });
+      }
+      release();
+      const deadline = Date.now() + 10_000;
+      while ((store.transcriptIndex.waiting?.() ?? 0) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(spawned, 1, 'the chunks\' messages were gathered into one burst for the thread, not written one chunk at a time on the store\'s connection');
+      assert.equal((await hits(store, 'shearwater*')).length, 330);
+    } finally {
+      store.close();
+      t.cleanup();
+    }
+  });
+});
+
 describe('a search database that cannot be opened', () => {
   it('is a store_error naming the file, and the store is not left open', () => {
     const t = tempDir();

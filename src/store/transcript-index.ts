@@ -27,8 +27,10 @@ export interface SearchSink {
   /**
    * Takes ops in order: a chunk's, first inside its transaction; or, when `eager`, each as it is put
    * (unless a hold keeps the writes, or earlier ops still wait), so a thread writes them meanwhile.
+   * `later`: messages still waiting for the chunks after this one (a drain after a hold), so a burst
+   * that comes chunk by chunk is known as one.
    */
-  write(ops: readonly SearchOp[]): void;
+  write(ops: readonly SearchOp[], later?: number): void;
   readonly eager: boolean;
   /** Messages taken and not written yet. */
   waiting(): number;
@@ -137,6 +139,8 @@ export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTran
   let holds = 0;
   /** Ops in the queue that have not gone to the search sink (an eager sink takes none while any wait). */
   let unposted = 0;
+  /** Messages of those ops. */
+  let unpostedMessages = 0;
   /** Released with writes waiting: chunk after chunk until none are left, whatever the interval. */
   let draining = false;
 
@@ -175,11 +179,15 @@ export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTran
     db.pragma('synchronous = NORMAL');
     try {
       const ops: SearchOp[] = [];
-      for (const p of chunk) if (p.op) ops.push(p.op);
+      for (const p of chunk) {
+        if (!p.op) continue;
+        ops.push(p.op);
+        unpostedMessages -= p.messages;
+      }
       unposted -= ops.length;
       db.transaction(() => {
         // First: a search thread then writes the messages while this thread writes the rest.
-        if (ops.length > 0) o.search.write(ops);
+        if (ops.length > 0) o.search.write(ops, draining ? unpostedMessages : 0);
         for (const p of chunk) {
           if (p.entry) {
             if (p.records) for (const d of o.usage.write(p.records)) deltas.push(d);
@@ -223,7 +231,10 @@ export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTran
       p.op = null;
       p.rows -= p.messages;
       p.chars = 0;
-    } else if (p.op) unposted++;
+    } else if (p.op) {
+      unposted++;
+      unpostedMessages += p.messages;
+    }
     queue.push(p);
     pendingRows += p.rows;
     pendingChars += p.chars;

@@ -4,11 +4,11 @@
  * thread of its own beside the reading and the store's writes (client.ts). A daemon at rest brings a
  * few messages now and then; a second V8 isolate kept for them costs its memory and its own garbage
  * collections (the memory reducer's, seconds after each burst, in an idle daemon's first minute), so
- * they are written on the store's connection, `gatherMs` after the first of them.
+ * they are written on the store's connection, on the next turn of the event loop.
  *
  * The sink takes each put's ops as they come (eager) and gathers them; once `minRows` messages are
- * gathered (a source reading many transcripts in one go gets there within a few files; a first start's
- * drain, whose small chunks come a few ms apart, within a few chunks) a thread starts,
+ * gathered, or gathered and still to come from a first start's drain (`later`; a source reading many
+ * transcripts in one go gets there within a few files), a thread starts,
  * takes what was gathered and every write after it while it lives (so they stay in order), and is closed
  * once everything it took is written and nothing came for `idleMs`. After a thread failed, or a write
  * here failed, nothing more is written (positions would no longer match); the store's next open sees
@@ -24,20 +24,12 @@ import type { SearchThreadOptions, SearchThreadSink } from './client.ts';
 export const DEFAULT_THREAD_MIN_ROWS = 2048;
 /** The thread closes after this long without a write, once it has written everything. */
 export const DEFAULT_THREAD_IDLE_MS = 3000;
-/**
- * How long a few messages are gathered before they are written here. On the next turn of the event loop
- * (as before) a first start's drain, in chunks of 2,048 rows usage records included while requests come,
- * never gathered 2,048 messages: all of them (~1.1 s of FTS5 over the generated 529 MiB Codex corpus)
- * were written on the daemon's thread, between the requests, and the thread never started.
- */
-export const DEFAULT_GATHER_MS = 50;
 
 export interface BurstSinkOptions extends SearchThreadOptions {
   /** Writes ops on the store's connection, in a transaction of their own. */
   inline(ops: readonly SearchOp[]): void;
   minRows?: number;
   idleMs?: number;
-  gatherMs?: number;
 }
 
 export interface BurstSink extends SearchSink {
@@ -49,20 +41,18 @@ export interface BurstSink extends SearchSink {
 export function createBurstSearchSink(o: BurstSinkOptions): BurstSink {
   const minRows = o.minRows ?? DEFAULT_THREAD_MIN_ROWS;
   const idleMs = o.idleMs ?? DEFAULT_THREAD_IDLE_MS;
-  const gatherMs = o.gatherMs ?? DEFAULT_GATHER_MS;
   const log = o.log ?? (() => {});
   let thread: SearchThreadSink | null = null;
   /** Ops taken and not written yet, while no thread lives. */
   let gathered: SearchOp[] = [];
   let gatheredRows = 0;
-  let gatherTimer: NodeJS.Timeout | null = null;
+  let flushScheduled = false;
   let failed = false;
   let closed = false;
   let idleTimer: NodeJS.Timeout | null = null;
 
   const writeGathered = (): void => {
-    if (gatherTimer) clearTimeout(gatherTimer);
-    gatherTimer = null;
+    flushScheduled = false;
     if (gathered.length === 0) return;
     const ops = gathered;
     gathered = [];
@@ -93,7 +83,7 @@ export function createBurstSearchSink(o: BurstSinkOptions): BurstSink {
 
   return {
     eager: true,
-    write(ops) {
+    write(ops, later = 0) {
       if (failed || closed || ops.length === 0) return;
       if (thread?.failed()) failed = true;
       if (failed) return;
@@ -104,17 +94,19 @@ export function createBurstSearchSink(o: BurstSinkOptions): BurstSink {
       }
       for (const op of ops) gathered.push(op);
       gatheredRows += rowsOf(ops);
-      if (gatheredRows >= minRows) {
-        if (gatherTimer) clearTimeout(gatherTimer);
-        gatherTimer = null;
+      // A drain's chunks bring a burst a few hundred messages at a time (2,048 rows, usage records
+      // included, while requests come): what is still to come counts, or each chunk's share would be
+      // written here, on the daemon's thread, one after another.
+      if (gatheredRows + later >= minRows) {
         thread = createSearchThreadSink(o);
         const burst = gathered;
         gathered = [];
         gatheredRows = 0;
         thread.write(burst);
         armRetire();
-      } else if (!gatherTimer) {
-        gatherTimer = setTimeout(writeGathered, gatherMs);
+      } else if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(writeGathered);
       }
     },
     waiting: () => gatheredRows + (thread?.waiting() ?? 0),

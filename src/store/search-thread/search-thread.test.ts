@@ -178,11 +178,11 @@ describe('the search thread, for bursts only', () => {
 });
 
 describe('the search thread, for a first start\'s drain', () => {
-  it('small chunks a few ms apart, each under the threshold, start the thread together', async () => {
+  it('chunks each under the threshold start the thread: what is still to come in the drain counts', async () => {
     const t = tempDir();
     let spawned = 0;
     // busy (the default): the drain writes chunks of 2,048 rows, usage records included — 66 puts of
-    // 31 rows, 66 messages, each — a few ms apart; 330 messages in all against a threshold of 100.
+    // 31 rows, 66 messages, each; 330 messages in all against a threshold of 100.
     const store = openSqliteStore({ path: t.path, searchThread: (init) => (spawned++, spawnIndexWorker(ENTRY, init)), searchThreadMinRows: 100, indexFlushIntervalMs: 500 });
     try {
       const release = store.transcriptIndex.hold?.();

@@ -4,6 +4,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import type { BatchReply, BatchRequest, FileResult, FileTask, FoldRegistry } from './types.ts';
+import { INDEX_THREAD_NAME, nameThisThread } from './thread-name.ts';
 
 /** Runs every task of a batch; a fold that throws despite its contract becomes a failed result. */
 export function foldBatch(folds: FoldRegistry, kind: string, tasks: FileTask[]): FileResult[] {
@@ -21,6 +22,7 @@ export function foldBatch(folds: FoldRegistry, kind: string, tasks: FileTask[]):
 export function runIndexWorker(folds: FoldRegistry): void {
   const port = parentPort;
   if (!port) throw new Error('runIndexWorker must run in a worker thread');
+  nameThisThread(INDEX_THREAD_NAME);
   port.on('message', (m: BatchRequest) => {
     const reply: BatchReply = { id: m.id, results: foldBatch(folds, m.kind, m.tasks) };
     port.postMessage(reply);

@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { SEARCH_THREAD_NAME, nameThisThread } from '../../discovery/index-pool/thread-name.ts';
 import { createSearchWriter } from '../search.ts';
 import type { SearchThreadInit, SearchThreadMessage } from './protocol.ts';
 import { SIGNAL_STATE, SIGNAL_WRITTEN, STATE_CLOSED, STATE_FAILED } from './protocol.ts';
@@ -23,6 +24,7 @@ const COMMIT_INTERVAL_MS = 250;
  */
 const COMMIT_AT_ROWS = 4096;
 
+nameThisThread(SEARCH_THREAD_NAME);
 const init = workerData as SearchThreadInit;
 const signal = new Int32Array(init.signal);
 const port = parentPort;

@@ -6,6 +6,9 @@
  *   Muster: `muster up` on a fresh MUSTER_HOME, then /api/status polled every 10 ms until the cold
  *   index is over, then `muster ls --json` listing every session: spawn of `up` to exit of `ls`.
  * - transcripts: the same minus each tool's time on an empty home (its fixed cost), medians.
+ * - where Muster's time goes (corpus/cold-breakdown.ts): one more cold run, untimed, with the daemon's
+ *   CPU per thread until the index is over and `ls` once more when its writes are done; and the fold
+ *   alone on one warm thread of this process, with and without search's messages.
  * Runs alternate ccusage / Muster / empty homes so load drift on a shared machine hits both alike.
  * Env: BENCH_CORPUS_MB (default 468), BENCH_CORPUS_FILES (800), BENCH_RUNS (5), BENCH_HARNESSES
  * (claude,codex), CCUSAGE_VERSION (pinned in corpus/ccusage.ts). Needs `npm run build` first.
@@ -21,6 +24,8 @@ import { generateCodexCorpus } from './corpus/codex-corpus.ts';
 import { installCcusage, runCcusage } from './corpus/ccusage.ts';
 import type { Ccusage } from './corpus/ccusage.ts';
 import { median, sleep } from './corpus/daemon-kit.ts';
+import { cpuSince, foldAloneMs, threadSampler, timeLs, untilQuiet } from './corpus/cold-breakdown.ts';
+import type { ThreadCpu } from './corpus/cold-breakdown.ts';
 
 type Harness = 'claude' | 'codex';
 const MiB = 1024 * 1024;
@@ -40,10 +45,21 @@ function harnessEnv(harness: Harness, dir: string, extra: NodeJS.ProcessEnv = {}
   return { ...envFor(home, extra), [harness === 'claude' ? 'CLAUDE_CONFIG_DIR' : 'CODEX_HOME']: dir };
 }
 
-interface MusterRun { ms: number; upMs: number; sessions: number; tokens: { input: number; output: number } }
+interface MusterRun {
+  ms: number;
+  upMs: number;
+  sessions: number;
+  tokens: { input: number; output: number };
+  /** With `breakdown`: the daemon's CPU per thread until the index was over, and `ls` once its writes were done. */
+  breakdown?: { indexMs: number; lsMs: number; cpu: ThreadCpu | null; after: ThreadCpu | null; quietMs: number; lsQuietMs: number };
+}
 
-/** `muster up`, wait for the cold index, `muster ls --json`: spawn to the listing, on a fresh MUSTER_HOME. */
-async function runMuster(harness: Harness, dir: string): Promise<MusterRun> {
+/**
+ * `muster up`, wait for the cold index, `muster ls --json`: spawn to the listing, on a fresh MUSTER_HOME.
+ * `breakdown` (an untimed run): the daemon's threads are read at every poll, and `ls` runs once more
+ * when the daemon is quiet.
+ */
+async function runMuster(harness: Harness, dir: string, breakdown = false): Promise<MusterRun> {
   const musterHome = mkdtempSync(join(tmp, 'muster-home-'));
   const env = harnessEnv(harness, dir, { MUSTER_HOME: musterHome });
   try {
@@ -51,23 +67,35 @@ async function runMuster(harness: Harness, dir: string): Promise<MusterRun> {
     const up = spawnSync(process.execPath, [BIN, 'up'], { env, encoding: 'utf8' });
     const upMs = performance.now() - t0;
     if (up.status !== 0) throw new Error(`muster up failed: ${up.stderr}`);
-    const url = new URL((JSON.parse(up.stdout) as { boardUrl: string }).boardUrl);
+    const envelope = JSON.parse(up.stdout) as { boardUrl: string; pid: number };
+    const url = new URL(envelope.boardUrl);
     const auth = { authorization: `Bearer ${url.searchParams.get('token')}` };
+    const threads = breakdown ? threadSampler(envelope.pid) : null;
     for (;;) {
+      threads?.sample();
       const status = (await (await fetch(`${url.origin}/api/status`, { headers: auth })).json()) as { indexing?: { active?: boolean } };
       if (!status.indexing?.active) break;
       await sleep(10);
     }
+    const indexMs = performance.now() - t0;
+    threads?.sample();
     const ls = spawnSync(process.execPath, [BIN, 'ls', '--json'], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
     const ms = performance.now() - t0;
     if (ls.status !== 0) throw new Error(`muster ls failed: ${ls.stderr}`);
+    let more: MusterRun['breakdown'];
+    if (breakdown) {
+      const cpu = threads?.cpu() ?? null;
+      await untilQuiet(envelope.pid, () => threads?.sample());
+      const after = threads && cpu ? cpuSince(cpu, threads.cpu()) : null;
+      more = { indexMs, lsMs: ms - indexMs, cpu, after, quietMs: performance.now() - t0, lsQuietMs: timeLs(BIN, env) };
+    }
     const sessions = (JSON.parse(ls.stdout) as { sessions: { tokens: { input: number; output: number } }[] }).sessions;
     const tokens = { input: 0, output: 0 };
     for (const s of sessions) {
       tokens.input += s.tokens.input;
       tokens.output += s.tokens.output;
     }
-    return { ms, upMs, sessions: sessions.length, tokens };
+    return { ms, upMs, sessions: sessions.length, tokens, ...(more ? { breakdown: more } : {}) };
   } finally {
     spawnSync(process.execPath, [BIN, 'down'], { env, encoding: 'utf8' });
     rmSync(musterHome, { recursive: true, force: true });
@@ -117,8 +145,23 @@ async function bench(harness: Harness, cc: Ccusage): Promise<boolean> {
   // the measures differ — Muster's session tokens are the thread's last running total without cache
   // reads (the generated corpus's totals are not cumulative), ccusage sums each request with them.
   if (last) console.log(`  sessions listed: Muster ${last.m.sessions}, ccusage ${last.cc.sessions}; tokens in/out: Muster ${last.m.tokens.input}/${last.m.tokens.output}, ccusage ${last.cc.tokens.input}/${last.cc.tokens.output}`);
+  await printBreakdown(harness, dir, corpus.bytes);
   rmSync(dir, { recursive: true, force: true });
   return ok;
+}
+
+/** Where Muster's time goes: one more cold run read per thread, and the fold alone (corpus/cold-breakdown.ts). */
+async function printBreakdown(harness: Harness, dir: string, bytes: number): Promise<void> {
+  const b = (await runMuster(harness, dir, true)).breakdown;
+  const ms = (x: number): string => `${x.toFixed(0)} ms`;
+  console.log('  where Muster\'s time goes (one more cold run, untimed; CPU per thread from /proc until the index was over):');
+  const threads = (c: ThreadCpu): string => `daemon's thread ${ms(c.daemon)}, index workers ${ms(c.index)} (${c.indexThreads} threads), search thread ${ms(c.search)}, other threads (V8's compiler and GC, libuv) ${ms(c.other)}`;
+  if (b?.cpu) console.log(`    until the index was over: ${threads(b.cpu)}; the process ${ms(b.cpu.total)} of CPU in ${ms(b.indexMs)} from the spawn of \`up\``);
+  if (b?.after) console.log(`    then until the daemon was quiet (its writes, the first \`ls\`): ${threads(b.after)}; the process ${ms(b.after.total)} of CPU; quiet (three 100 ms spells without CPU) ${ms(b.quietMs)} after the spawn of \`up\``);
+  if (b) console.log(`    \`muster ls\` right after the index: ${ms(b.lsMs)}; again once the daemon's writes were done: ${ms(b.lsQuietMs)}`);
+  const alone = foldAloneMs(harness, dir, false);
+  const withMessages = foldAloneMs(harness, dir, true);
+  console.log(`    the fold alone, one warm thread in this process: ${ms(alone)} (${(bytes / MiB / (alone / 1000)).toFixed(0)} MiB/s); with search's messages ${ms(withMessages)}`);
 }
 
 async function main(): Promise<number> {

@@ -15,12 +15,11 @@
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { keywordHandler, lastUserText, startFakeModel, type FakeModel, type Reply } from '../fakes/fake-model/index.ts';
-import { ensureHarnessCli, harnessEnv, startHarnessDaemon, startTmux, typeUntilSent } from './kit/index.ts';
+import { ensureHarnessCli, harnessEnv, startHarnessDaemon, startOpencodeServe, startTmux, typeUntilSent } from './kit/index.ts';
 import type { HarnessDaemon, HarnessEnv, HarnessName, Pane, Tmux } from './kit/index.ts';
 import type { Session } from '../../src/core/session.ts';
 
@@ -178,15 +177,9 @@ describe('goals on live pi, omp and OpenCode sessions', () => {
     const h = harnessEnv('opencode', { root: sRoot, modelUrl: model.url, binDir: cli.binDir });
     const d = await startHarnessDaemon({ homes: [h], root: sRoot, env: { MUSTER_AUDITOR_BASE_URL: `${auditor.url}/v1`, MUSTER_AUDITOR_API_KEY: 'sk-audit' } });
     daemons.push(d);
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const server = spawn(cli.bin, ['serve', '--port', String(port)], { cwd: h.cwd, env: h.env, stdio: 'ignore' });
+    const server = await startOpencodeServe(cli.bin, { cwd: h.cwd, env: h.env });
+    const call = server.call;
     try {
-      const base = `http://127.0.0.1:${port}`;
-      const call = async (p: string, body?: unknown) => {
-        const r = await fetch(`${base}${p}`, { method: body === undefined ? 'GET' : 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
-        return r.status === 204 ? null : ((await r.json()) as Record<string, unknown>);
-      };
-      await until('opencode serve answers', async () => (await call('/session').catch(() => undefined)) !== undefined, 60_000);
       const id = String((await call('/session', {}))?.['id']);
       await call(`/session/${id}/prompt_async`, { parts: [{ type: 'text', text: 'hello there' }] });
       // Idle on a server that hosts many sessions, it is listed dormant — and promptable.
@@ -199,7 +192,7 @@ describe('goals on live pi, omp and OpenCode sessions', () => {
       assert.equal((await goal(d, id)).turns, 3);
       assert.equal(continuations(model, mark).length, 2);
     } finally {
-      server.kill('SIGTERM');
+      server.stop();
     }
   });
 });

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { keywordHandler, lastUserText, startFakeModel, type FakeModel, type FakeRequest } from '../fakes/fake-model/index.ts';
-import { ensureHarnessCli, harnessEnv, startHarnessDaemon, startTmux, typeUntilSent } from './kit/index.ts';
+import { ensureHarnessCli, harnessEnv, startHarnessDaemon, startOpencodeServe, startTmux, typeUntilSent } from './kit/index.ts';
 import type { EventStream, HarnessDaemon, HarnessEnv, HarnessName, Pane, Tmux } from './kit/index.ts';
 import type { Session } from '../../src/core/session.ts';
 
@@ -138,15 +138,9 @@ describe('muster send to real harnesses', () => {
 
   it('`opencode serve` (no TUI, no plugin): the server takes the prompt (prompt_async), even while the session is listed dormant', { timeout: SCENARIO_MS }, async () => {
     const h = envs.get('opencode')!;
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    const server = spawn('opencode', ['serve', '--port', String(port)], { cwd: h.cwd, env: h.env, stdio: 'ignore' });
+    const server = await startOpencodeServe('opencode', { cwd: h.cwd, env: h.env });
+    const call = server.call;
     try {
-      const base = `http://127.0.0.1:${port}`;
-      const call = async (p: string, body?: unknown) => {
-        const r = await fetch(`${base}${p}`, { method: body === undefined ? 'GET' : 'POST', headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
-        return r.status === 204 ? null : ((await r.json()) as Record<string, unknown>);
-      };
-      await until('opencode serve answers', async () => (await call('/session').catch(() => undefined)) !== undefined, 60_000);
       const id = String((await call('/session', {}))?.['id']);
       await call(`/session/${id}/prompt_async`, { parts: [{ type: 'text', text: 'hello there' }] });
       await d.waitFor((x) => x.id === id && x.promptable === true && x.status !== 'working', 60_000, 'the served session, promptable');
@@ -155,7 +149,7 @@ describe('muster send to real harnesses', () => {
       assert.equal(r['delivered'], 'server');
       await until('the model got it', () => model.requests.slice(mark).some((x) => !x.sideCall && lastUserText(x).includes('second prompt through the server')), 60_000);
     } finally {
-      server.kill('SIGTERM');
+      server.stop();
     }
   });
 

@@ -13,3 +13,5 @@ export { claudeTranscriptPath, findFiles, ompSessionDir, piSessionDir, readJsonl
 export { daemonEnv, startHarnessDaemon } from './daemon.ts';
 export type { DaemonEvent, EventStream, HarnessDaemon, HarnessDaemonOptions } from './daemon.ts';
 export { typeUntilSent } from './typing.ts';
+export { freePort, startOpencodeServe } from './opencode-serve.ts';
+export type { OpencodeServe } from './opencode-serve.ts';

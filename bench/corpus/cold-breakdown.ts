@@ -96,8 +96,12 @@ export function threadSampler(pid: number): { sample(): void; cpu(): ThreadCpu }
   };
 }
 
-/** Waits until the process has used no more than a tick in each of three 100 ms spells (at most 10 s); `tick` runs every 100 ms. */
+/**
+ * Waits until the process has used no more than a tick in each of three 100 ms spells (at most 10 s);
+ * `tick` runs every 100 ms. Without /proc, waits 3 s.
+ */
 export async function untilQuiet(pid: number, tick: () => void = () => {}): Promise<void> {
+  if (!existsSync(`/proc/${pid}/stat`)) return sleep(3000); // no /proc: a fixed wait instead
   const end = performance.now() + 10_000;
   let quiet = 0;
   let before = processMs(pid);

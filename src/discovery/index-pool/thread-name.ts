@@ -1,7 +1,8 @@
 /**
  * Names the calling thread, so `top -H`, `ps -L` and the benches tell Muster's worker threads (the cold
- * index's, the search thread) from V8's and libuv's own. Linux only (/proc/thread-self/comm, at most 15
- * bytes); elsewhere, or when the write is refused, the thread keeps its name.
+ * index's, the search thread) from V8's and libuv's own. Linux only (/proc/thread-self/comm, which keeps
+ * 15 bytes: the names are ASCII, cut to 15 characters); elsewhere, or when the write is refused, the
+ * thread keeps its name.
  */
 import { writeFileSync } from 'node:fs';
 

@@ -16,28 +16,22 @@ import { join } from 'node:path';
 import { foldBatch, INDEX_THREAD_NAME, SEARCH_THREAD_NAME } from '../../src/discovery/index-pool/index.ts';
 import type { FileTask } from '../../src/discovery/index-pool/index.ts';
 import { INDEX_FOLDS } from '../../src/harnesses/index-folds.ts';
-import { sleep } from './daemon-kit.ts';
+import { cpuTicks, sleep } from './daemon-kit.ts';
 
 /** USER_HZ on Linux: /proc's CPU figures are in 10 ms ticks. */
 const TICK_MS = 10;
 
-/** utime + stime of /proc/<pid>/task/<tid>/stat (fields 14 and 15), ms; null once the thread is gone. */
+/** A thread's utime + stime, ms; null once the thread is gone. */
 function taskMs(pid: number, tid: string): number | null {
   try {
-    const s = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) * TICK_MS;
+    return cpuTicks(pid, tid) * TICK_MS;
   } catch {
     return null;
   }
 }
 
 /** The process's utime + stime, every thread's (ended ones too), ms. */
-export function processMs(pid: number): number {
-  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * TICK_MS;
-}
+export const processMs = (pid: number): number => cpuTicks(pid) * TICK_MS;
 
 /** `b` less `a`, thread group by thread group (the counts of threads are `b`'s). */
 export function cpuSince(a: ThreadCpu, b: ThreadCpu): ThreadCpu {

@@ -65,9 +65,9 @@ export async function api(d: RunningDaemon, path: string): Promise<{ status: num
   return { status: res.status, body, ms: performance.now() - t0 };
 }
 
-/** utime + stime of a process in clock ticks (/proc/<pid>/stat fields 14 and 15). */
-export function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** utime + stime of a process (or of its thread `tid`) in clock ticks (/proc/<pid>[/task/<tid>]/stat fields 14 and 15). */
+export function cpuTicks(pid: number, tid?: string): number {
+  const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(f[11]) + Number(f[12]);
 }

@@ -9,6 +9,7 @@ import { openSqliteStore, type Store } from '../store/index.ts';
 import { createEventBus, type MusterEvent } from '../events/index.ts';
 import { MusterError } from '../errors/index.ts';
 import { createPager, type Caller, type PagerSettings } from './pager.ts';
+import type { PagesRepository } from './types.ts';
 
 const caller = (sessionId: string | null = null, key = 'mcp:one'): Caller => ({
   attribution: { sessionId, harness: sessionId ? 'claude' : null, via: sessionId ? 'header' : 'none', launchId: null, cwd: null, note: null },
@@ -16,7 +17,7 @@ const caller = (sessionId: string | null = null, key = 'mcp:one'): Caller => ({
 });
 const SID = '11111111-2222-4333-8444-555555555555';
 
-function setup(settings: Partial<PagerSettings> = {}, clock?: () => number) {
+function setup(settings: Partial<PagerSettings> = {}, clock?: () => number, more: { expiryRecheckMs?: number; wrap?: (r: PagesRepository) => PagesRepository } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'muster-pager-'));
   const path = join(dir, 'muster.db');
   let store: Store = openSqliteStore({ path });
@@ -24,7 +25,7 @@ function setup(settings: Partial<PagerSettings> = {}, clock?: () => number) {
   const events: MusterEvent[] = [];
   bus.subscribe((e) => events.push(e));
   const s: PagerSettings = { askWaitSeconds: 1, pageExpiryHours: 24, maxPendingPerSession: 50, ...settings };
-  const make = () => createPager({ repo: store.pages, bus, settings: async () => s, clock });
+  const make = () => createPager({ repo: more.wrap ? more.wrap(store.pages) : store.pages, bus, settings: async () => s, clock, expiryRecheckMs: more.expiryRecheckMs });
   const ctx = {
     store,
     bus,
@@ -197,6 +198,31 @@ test('expiry: pending pages expire at their time, wake their waiters, and are co
   assert.ok(c.events.some((e) => e.type === 'page.expired'));
   await new Promise((r) => setTimeout(r, 20));
   assert.equal(c.pager.counts().expiredUndecided, 1);
+});
+
+test('expiry is a timer for the earliest pending page, not a poll: none runs while nothing is pending', async (t) => {
+  let now = Date.parse('2026-01-01T00:00:00Z');
+  let checks = 0;
+  const wrap = (r: PagesRepository): PagesRepository => ({ ...r, expireDue: (at) => { checks++; return r.expireDue(at); } });
+  // The recheck bound stands in for the hours a page waits: the timer fires after 15 ms of real time.
+  const c = setup({ pageExpiryHours: 1 }, () => now, { expiryRecheckMs: 15, wrap });
+  t.after(c.cleanup);
+  const stop = c.pager.start();
+  t.after(stop);
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(checks, 1, 'with nothing pending, only the check at start: no timer');
+  const p = await c.pager.ask({ question: 'q' }, caller());
+  await new Promise((r) => setTimeout(r, 60));
+  assert.ok(checks >= 2, `a pending page arms the timer (${checks} checks)`);
+  assert.equal((await c.pager.get(p.id)).status, 'pending', 'not before its time');
+  now += 3600_000;
+  for (let i = 0; i < 50 && (await c.pager.get(p.id)).status === 'pending'; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.equal((await c.pager.get(p.id)).status, 'expired', 'expired by the timer once its time came');
+  assert.ok(c.events.some((e) => e.type === 'page.expired'));
+  await new Promise((r) => setTimeout(r, 30)); // a last check may still be on its way
+  const settled = checks;
+  await new Promise((r) => setTimeout(r, 100));
+  assert.equal(checks, settled, 'nothing pending again: the timer is not re-armed');
 });
 
 test('close() releases every waiter with pending (shutdown never hangs a tool call)', async () => {

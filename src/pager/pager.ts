@@ -25,8 +25,12 @@ export interface PagerOptions {
   /** Called once a page is stored (the notifier hangs here). Must not throw. */
   onOpened?(page: Page): void;
   clock?: () => number;
-  /** Expiry sweep interval in ms. Default: 60000. */
-  sweepMs?: number;
+  /**
+   * The longest wait between two expiry checks while a page is pending, ms. Default: 300000. The
+   * timer is armed for the earliest expiry; this bound re-reads it after a suspend (timers run on the
+   * monotonic clock, expiries on the wall clock). With nothing pending no timer runs.
+   */
+  expiryRecheckMs?: number;
   log?(line: string): void;
 }
 
@@ -61,13 +65,14 @@ export interface Pager {
   list(filter?: PageFilter): Promise<Page[]>;
   /** Last known counts by `kind.status`, plus `pending`, `expiredUndecided` and `waiting`. Sync for /api/status. */
   counts(): Record<string, number>;
-  /** Starts the expiry sweep; returns its disposer. */
+  /** Expires what is due and arms the expiry timer (for the earliest pending page); returns its disposer. */
   start(): () => void;
-  /** Wakes every waiter (they return `pending`) and stops the sweep. Idempotent. */
+  /** Wakes every waiter (they return `pending`) and stops the expiry timer. Idempotent. */
   close(): void;
 }
 
 const SECOND = 1000;
+const MINUTE = 60 * SECOND;
 
 export function createPager(opts: PagerOptions): Pager {
   const clock = opts.clock ?? Date.now;
@@ -76,7 +81,10 @@ export function createPager(opts: PagerOptions): Pager {
   const waiters = createWaiters();
   const limitChains = new Map<string, Promise<unknown>>();
   let counts: Record<string, number> = {};
-  let sweep: ReturnType<typeof setInterval> | undefined;
+  let expiry: ReturnType<typeof setTimeout> | undefined;
+  /** When the armed timer fires (ms since epoch); Infinity when none is armed. */
+  let expiryAt = Infinity;
+  let started = false;
   let closed = false;
   const iso = (ms = clock()) => new Date(ms).toISOString();
 
@@ -144,6 +152,7 @@ export function createPager(opts: PagerOptions): Pager {
         expiresAt: iso(now + s.pageExpiryHours * 3600 * SECOND), deliveries: [],
       };
       await repo.insert(page);
+      armAt(now + s.pageExpiryHours * 3600 * SECOND);
       publish('page.opened', page);
       opts.onOpened?.(page);
       return page;
@@ -191,6 +200,33 @@ export function createPager(opts: PagerOptions): Pager {
       }
     } catch (e) {
       log(`[pager] expiry sweep failed: ${(e as Error).message}`);
+    }
+  }
+
+  /** The expiry timer: set for `dueMs` (never later than the recheck bound), replacing a later one. */
+  function armAt(dueMs: number): void {
+    if (!started || closed) return;
+    const at = Math.min(dueMs, clock() + (opts.expiryRecheckMs ?? 5 * MINUTE));
+    if (expiry && at >= expiryAt) return;
+    clearTimeout(expiry);
+    expiryAt = at;
+    expiry = setTimeout(() => {
+      expiry = undefined;
+      expiryAt = Infinity;
+      void expireThenArm();
+    }, Math.max(0, at - clock()));
+    expiry.unref?.();
+  }
+
+  /** Expires what is due, then arms the timer for the next pending page (none pending: no timer). */
+  async function expireThenArm(): Promise<void> {
+    await expireDue();
+    try {
+      const next = await repo.nextExpiry();
+      if (next !== null) armAt(Date.parse(next));
+    } catch (e) {
+      log(`[pager] cannot read the next expiry: ${(e as Error).message}`);
+      armAt(clock() + MINUTE);
     }
   }
 
@@ -247,16 +283,20 @@ export function createPager(opts: PagerOptions): Pager {
     list: (filter) => repo.list(filter),
     counts: () => ({ ...counts, waiting: waiters.size() }),
     start() {
+      started = true;
       void refreshCounts();
-      void expireDue();
-      sweep = setInterval(() => void expireDue(), opts.sweepMs ?? 60 * SECOND);
-      sweep.unref?.();
-      return () => clearInterval(sweep);
+      void expireThenArm();
+      return () => {
+        started = false;
+        clearTimeout(expiry);
+        expiry = undefined;
+        expiryAt = Infinity;
+      };
     },
     close() {
       if (closed) return;
       closed = true;
-      clearInterval(sweep);
+      clearTimeout(expiry);
       waiters.wakeAll();
     },
   };

@@ -108,6 +108,8 @@ export interface PagesRepository {
   close(id: string, status: 'cancelled' | 'dismissed', by: string, at: string): Promise<Transition>;
   /** Expires every pending page whose expiresAt is at or before `now`; returns them. */
   expireDue(now: string): Promise<Page[]>;
+  /** The earliest expiresAt of a pending page; null when none is pending. */
+  nextExpiry(): Promise<string | null>;
   recordDelivery(id: string, record: DeliveryRecord): Promise<void>;
   /** Page counts by kind and status. */
   counts(): Promise<Record<string, number>>;

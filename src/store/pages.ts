@@ -68,6 +68,7 @@ export function createSqlitePagesRepository(db: Database.Database): PagesReposit
   const deliverStmt = db.prepare("UPDATE pages SET status = 'delivered', delivered_at = ? WHERE id = ? AND status = 'answered'");
   const closeStmt = db.prepare("UPDATE pages SET status = ?, closed_by = ?, closed_at = ? WHERE id = ? AND status = 'pending'");
   const dueStmt = db.prepare<[string], PageRow>("SELECT * FROM pages WHERE status = 'pending' AND expires_at <= ?");
+  const nextDue = db.prepare<[], { at: string | null }>("SELECT min(expires_at) AS at FROM pages WHERE status = 'pending'");
   const expireStmt = db.prepare("UPDATE pages SET status = 'expired', closed_by = 'expiry', closed_at = ? WHERE id = ? AND status = 'pending'");
   const addDelivery = db.prepare('INSERT INTO page_deliveries (page_id, channel, status, error, at) VALUES (?, ?, ?, ?, ?)');
   const countsStmt = db.prepare<[], { kind: string; status: string; n: number }>('SELECT kind, status, count(*) AS n FROM pages GROUP BY kind, status');
@@ -128,6 +129,9 @@ export function createSqlitePagesRepository(db: Database.Database): PagesReposit
     async expireDue(now) {
       // One transaction: the pages reported are exactly the ones this call expired.
       return db.transaction(() => dueStmt.all(now).filter((r) => expireStmt.run(now, r.id).changes === 1).map((r) => load(getOne.get(r.id)) as Page))();
+    },
+    async nextExpiry() {
+      return nextDue.get()?.at ?? null;
     },
     async recordDelivery(id, r) {
       addDelivery.run(id, r.channel, r.status, r.error, r.at);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ProcInfo, ProcPort } from '../../../discovery/proc/types.ts';
-import { isNotRegularFile, readRegularText } from '../../../discovery/regular-file/index.ts';
+import { isNotRegularFile, readRegularText, statRegularFile } from '../../../discovery/regular-file/index.ts';
 import { parseRegistryEntry, registryFilePid } from './registry.ts';
 import type { RegistryEntry } from './registry.ts';
 
@@ -27,7 +27,28 @@ export interface RegistryScanOptions {
   proc: ProcPort;
   /** Wait before re-reading a torn file, in ms. Default: 30. */
   tornRetryMs?: number;
+  /** Entries kept from earlier scans (a source keeps one across its scans). Default: none, every file is read. */
+  cache?: RegistryReadCache;
+  /** How a file's text is read. Default: readRegularText (a regular file of at most 1 MiB). */
+  readText?: (file: string) => string;
+  /** With `cache`: how old a file's mtime and ctime must be for its entry to be kept, ms. Default: 1000. */
+  settledMs?: number;
 }
+
+/**
+ * Registry entries read by earlier scans, by file, with the stat they were read at: a file whose
+ * inode, size, mtime and ctime are all unchanged is not opened again. Every listing reads the registry
+ * (a rescan, each change of any session), and fifty live sessions are fifty files, most of them
+ * untouched since their last status change.
+ */
+export type RegistryReadCache = Map<string, { ino: number; size: number; mtimeMs: number; ctimeMs: number; entry: RegistryEntry }>;
+
+/**
+ * A file written this recently is read again at every scan: a rewrite within its timestamps'
+ * granularity (the same size, and the same mtime and ctime) would not show in its stat. Once both are
+ * older than this, any later write sets them to a time after the read.
+ */
+const SETTLED_MS = 1000;
 
 const CLAUDE_NAME = /^claude(?:\.exe)?$/;
 /** From this many registry entries on, they are checked against one snapshot of the process table. */
@@ -77,10 +98,10 @@ type Read =
   | { kind: 'skip'; error?: string; notRegular?: boolean }
   | { kind: 'gone' };
 
-function readEntry(file: string, pid: number): Read {
+function readEntry(file: string, pid: number, readText?: (file: string) => string): Read {
   let text: string;
   try {
-    text = readRegularText(file, MAX_ENTRY_BYTES);
+    text = readText ? readText(file) : readRegularText(file, MAX_ENTRY_BYTES);
   } catch (e) {
     if (isNotRegularFile(e)) return { kind: 'skip', error: e.message, notRegular: true };
     const code = (e as NodeJS.ErrnoException).code;
@@ -90,6 +111,28 @@ function readEntry(file: string, pid: number): Read {
   const parsed = parseRegistryEntry(text, pid);
   if (parsed.ok) return { kind: 'entry', entry: parsed.entry };
   return parsed.torn ? { kind: 'torn' } : { kind: 'skip', error: `${file}: ${parsed.reason}` };
+}
+
+/** readEntry through the cache: an unchanged settled file gives a copy of what it gave before. */
+function readThroughCache(file: string, pid: number, cache: RegistryReadCache, settledMs: number, readText?: (file: string) => string): Read {
+  const now = Date.now();
+  let st: fs.Stats;
+  try {
+    st = statRegularFile(file);
+  } catch {
+    cache.delete(file);
+    return readEntry(file, pid, readText); // gone, not regular, unreadable: the read says which
+  }
+  const hit = cache.get(file);
+  if (hit && hit.ino === st.ino && hit.size === st.size && hit.mtimeMs === st.mtimeMs && hit.ctimeMs === st.ctimeMs) {
+    return { kind: 'entry', entry: { ...hit.entry } };
+  }
+  const r = readEntry(file, pid, readText);
+  // Kept only when settled before the stat: a write after the stat changes what the next stat says.
+  if (r.kind === 'entry' && st.mtimeMs < now - settledMs && st.ctimeMs < now - settledMs) {
+    cache.set(file, { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, entry: { ...r.entry } });
+  } else cache.delete(file);
+  return r;
 }
 
 export async function scanRegistry(options: RegistryScanOptions): Promise<RegistryScan> {
@@ -113,16 +156,20 @@ export async function scanRegistry(options: RegistryScanOptions): Promise<Regist
       result.errors.push(r.kind === 'skip' && r.error ? r.error : `${file}: torn JSON after a re-read`);
     }
   };
+  const { cache, readText } = options;
+  const listed = new Set<string>();
   for (const name of names) {
     const pid = registryFilePid(name);
     if (pid === null) continue;
     const file = path.join(options.sessionsDir, name);
-    take(file, pid, readEntry(file, pid), false);
+    listed.add(file);
+    take(file, pid, cache ? readThroughCache(file, pid, cache, options.settledMs ?? SETTLED_MS, readText) : readEntry(file, pid, readText), false);
   }
+  if (cache) for (const file of cache.keys()) if (!listed.has(file)) cache.delete(file);
   if (torn.length > 0) {
     // Claude rewrites the file in place; a reader can catch it half-written. Read once more shortly after.
     await sleep(options.tornRetryMs ?? 30);
-    for (const [file, pid] of torn) take(file, pid, readEntry(file, pid), true);
+    for (const [file, pid] of torn) take(file, pid, readEntry(file, pid, readText), true);
   }
   // Many entries: one read of the process table (shared with the other sources listing in the same
   // turn, as a rescan does) instead of two reads per entry.

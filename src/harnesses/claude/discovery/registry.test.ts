@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
 import { paneFromTmuxField, parseRegistryEntry, registryFilePid } from './registry.ts';
 import { isClaudeProcess, scanRegistry } from './live.ts';
+import type { RegistryReadCache } from './live.ts';
 import { claudeProc, registryJson, SID, tempHome, writeRegistry } from './claude-fixtures.test-support.ts';
 
 describe('claude registry parsing', () => {
@@ -126,6 +127,48 @@ describe('claude registry liveness', () => {
     assert.deepEqual(r.live.map((e) => e.pid), [100]);
     assert.equal(r.skipped, 4);
     assert.equal(r.errors.length, 4);
+  });
+
+  it('with a cache, a settled entry is not read again until its file changes; a removed one is forgotten', async () => {
+    const h = home();
+    const proc = createFakeProc({ processes: [claudeProc(100, 500), claudeProc(101, 500)] });
+    const file = writeRegistry(h, { pid: 100, procStart: 500, status: 'busy' });
+    const other = writeRegistry(h, { pid: 101, procStart: 500, status: 'idle' });
+    const reads: string[] = [];
+    const readText = (f: string): string => (reads.push(path.basename(f)), fs.readFileSync(f, 'utf8'));
+    const cache: RegistryReadCache = new Map();
+    const scan = () => scanRegistry({ sessionsDir: path.join(h, 'sessions'), proc, cache, readText, settledMs: 0 });
+    await new Promise((r) => setTimeout(r, 5)); // both files older than the settle time (0 ms) by then
+    const first = await scan();
+    assert.deepEqual(first.live.map((e) => e.status).sort(), ['busy', 'idle']);
+    assert.equal(reads.length, 2);
+    first.live[0]!.status = 'mutated by a caller';
+    const second = await scan();
+    assert.equal(reads.length, 2, 'unchanged files are not read again');
+    assert.deepEqual(second.live.map((e) => e.status).sort(), ['busy', 'idle'], 'a cached entry is handed out as a copy');
+    // A status change of the same length: the rewrite's mtime and ctime show it.
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"busy"', '"idle"'));
+    await new Promise((r) => setTimeout(r, 5));
+    const third = await scan();
+    assert.deepEqual(reads.slice(2), ['100.json']);
+    assert.deepEqual(third.live.map((e) => e.status), ['idle', 'idle']);
+    fs.rmSync(other);
+    const fourth = await scan();
+    assert.deepEqual(fourth.live.map((e) => e.pid), [100]);
+    assert.deepEqual([...cache.keys()], [file]);
+  });
+
+  it('with a cache, a file written within the settle time is read at every scan', async () => {
+    const h = home();
+    const proc = createFakeProc({ processes: [claudeProc(100, 500)] });
+    writeRegistry(h, { pid: 100, procStart: 500 });
+    let reads = 0;
+    const cache: RegistryReadCache = new Map();
+    const scan = () => scanRegistry({ sessionsDir: path.join(h, 'sessions'), proc, cache, readText: (f) => (reads++, fs.readFileSync(f, 'utf8')) });
+    assert.deepEqual((await scan()).live.map((e) => e.pid), [100]);
+    assert.deepEqual((await scan()).live.map((e) => e.pid), [100]);
+    assert.equal(reads, 2, 'a rewrite within the timestamps\' granularity would not show in the stat: read again');
+    assert.equal(cache.size, 0);
   });
 
   it('a missing sessions dir is an empty registry', async () => {

@@ -16,6 +16,7 @@ import type { GitInfo } from '../../../discovery/git/index.ts';
 import { MusterError } from '../../../errors/index.ts';
 import { buildSession, mainEntry } from './build-session.ts';
 import { scanRegistry, staleReason } from './live.ts';
+import type { RegistryReadCache } from './live.ts';
 import type { RegistryEntry } from './registry.ts';
 import { listedTranscripts, pageClaudeTranscript, readTranscript, scanTranscripts } from './transcript-scan.ts';
 import { startColdRun } from '../../../discovery/index-pool/index.ts';
@@ -85,9 +86,12 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
     keepErrors(local.errors);
   };
 
+  /** Registry entries from earlier scans: an unchanged file is not read again (live.ts). */
+  const registryCache: RegistryReadCache = new Map();
+
   /** Live registry entries grouped by session id; updates the stale gauge. */
   async function liveBySession(): Promise<Map<string, RegistryEntry[]>> {
-    const r = await scanRegistry({ sessionsDir, proc, tornRetryMs: options.tornRetryMs });
+    const r = await scanRegistry({ sessionsDir, proc, tornRetryMs: options.tornRetryMs, cache: registryCache });
     counters.stale = r.stale.length;
     counters.filesSkipped += r.skipped;
     counters.notRegular += r.notRegular;

@@ -146,13 +146,14 @@ export function createPager(opts: PagerOptions): Pager {
         throw new MusterError('too_many_pending', `this session already has ${n} pending ${kind}s (limit ${s.maxPendingPerSession}); wait for answers, or cancel_page the ones no longer needed`);
       }
       const now = clock();
+      const expiresMs = now + s.pageExpiryHours * 3600 * SECOND;
       const page: Page = {
         id: newPageId(now), kind, sessionId: a.sessionId, harness: a.harness, attribution: a, limitKey, ...fields,
         status: 'pending', answer: null, createdAt: iso(now), answeredAt: null, deliveredAt: null, closedAt: null, closedBy: null,
-        expiresAt: iso(now + s.pageExpiryHours * 3600 * SECOND), deliveries: [],
+        expiresAt: iso(expiresMs), deliveries: [],
       };
       await repo.insert(page);
-      armAt(now + s.pageExpiryHours * 3600 * SECOND);
+      armAt(expiresMs);
       publish('page.opened', page);
       opts.onOpened?.(page);
       return page;

@@ -24,13 +24,47 @@ test('batches keep the order and hold about batchBytes (at most 64 files)', () =
   assert.deepEqual(toBatches([{ path: '/big', from: 0, summary: null, bytes: 1000 }, ...tasks(1)], 100).map((x) => x.length), [1, 1], 'a file larger than a batch is a batch');
 });
 
-test('without workers every task is read in this thread, a batch per turn, results handed back in order', async () => {
+test('without workers every task is read in this thread, a file per turn, results handed back in order by batch', async () => {
   const indexer = createColdIndexer({ folds, batchBytes: 25 });
   const seen: FileResult[][] = [];
   await indexer.read('echo', tasks(7), (r) => seen.push(r));
   assert.deepEqual(seen.map((r) => r.length), [2, 2, 2, 1]);
   assert.deepEqual(seen.flat().map((r) => r.path), tasks(7).map((t) => t.path));
   await indexer.close();
+});
+
+test('in this thread a file per turn: a timer set before the read fires between two files', async () => {
+  const order: string[] = [];
+  const indexer = createColdIndexer({ folds: { echo: (t) => { order.push(t.path); return (folds.echo as NonNullable<FoldRegistry[string]>)(t); } }, batchBytes: 1000 });
+  const read = indexer.read('echo', tasks(3), () => {});
+  setImmediate(() => order.push('turn'));
+  await read;
+  assert.deepEqual(order, ['/f/0', 'turn', '/f/1', '/f/2']);
+  await indexer.close();
+});
+
+test('with workers this thread reads too, but never a file larger than a batch; every task is read once', async () => {
+  // A worker that takes its batches and never answers: what ends the read is this thread alone.
+  const posted: FileTask[][] = [];
+  const silent = (): Worker => {
+    const w = new Worker('require("node:worker_threads").parentPort.on("message", () => {})', { eval: true });
+    const post = w.postMessage.bind(w);
+    w.postMessage = (m: { tasks: FileTask[] }) => { posted.push(m.tasks); post(m); };
+    return w;
+  };
+  const indexer = createColdIndexer({ folds, spawn: silent, workers: 1, readHereToo: true, batchBytes: 20 });
+  const big = { path: '/big', from: 0, summary: null, bytes: 50 };
+  const here: string[] = [];
+  const all = [big, ...tasks(8)];
+  const done = indexer.read('echo', all, (r) => here.push(...r.map((x) => x.path)));
+  // The worker holds two batches (the large file first); this thread reads the other six files.
+  await new Promise((r) => setTimeout(r, 200));
+  const byWorker = posted.flat().map((t) => t.path);
+  assert.ok(byWorker.includes('/big'), byWorker.join());
+  assert.ok(!here.includes('/big'));
+  assert.deepEqual([...byWorker, ...here].sort(), all.map((t) => t.path).sort());
+  await indexer.close();
+  await done;
 });
 
 test('an unknown kind or a fold that throws gives failed results, never a rejection', async () => {

@@ -5,10 +5,9 @@
  * batch is one transaction. This thread reads a file per turn of the event loop, so the daemon keeps
  * answering between two, and leaves files larger than a batch to the workers (one file is the longest
  * it holds the thread). Its own results cross no thread (no copy), and one isolate fewer warms up V8's
- * compiler. Workers start
- * on the first read and end once nothing is queued: an idle daemon holds no threads (while they read,
- * they keep the process alive, as any pending read would). When a worker cannot start or dies, what it
- * held and everything after is read in this thread instead.
+ * compiler. Workers start on the first read and end once nothing is queued: an idle daemon holds no
+ * threads (while they read, they keep the process alive, as any pending read would). When a worker
+ * cannot start or dies, what it held and everything after is read in this thread instead.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';

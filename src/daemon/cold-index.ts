@@ -1,9 +1,9 @@
 /**
  * The daemon's cold indexer: a first start's unread transcripts read on every core, in worker threads
  * (one per core but one) and in the daemon's thread (pool.ts); the workers run the worker entry built
- * beside the bundle (dist/index-worker.js; src/harnesses/index-worker.ts when running from source). Two knobs, for diagnosis and for tests that watch progress:
- * MUSTER_INDEX_COLD_BYTES (least unread bytes for a cold index; default 32 MiB) and
- * MUSTER_INDEX_PACE_MS (a wait between batches; default 0).
+ * beside the bundle (dist/index-worker.js; src/harnesses/index-worker.ts when running from source).
+ * Two knobs, for diagnosis and for tests that watch progress: MUSTER_INDEX_COLD_BYTES (least unread
+ * bytes for a cold index; default 32 MiB) and MUSTER_INDEX_PACE_MS (a wait between batches; default 0).
  */
 import { createColdIndexer, spawnIndexWorker } from '../discovery/index-pool/index.ts';
 import type { ColdIndexer, ColdIndexing } from '../discovery/index-pool/index.ts';

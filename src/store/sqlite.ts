@@ -53,6 +53,8 @@ export interface SqliteStoreOptions {
   indexHoldMaxRows?: number;
   /** Characters of message text a hold keeps at most (transcript-index.ts). Default: 32 Mi. */
   indexHoldMaxChars?: number;
+  /** How long a hold of the transcript index keeps the writes past its release, ms (transcript-index.ts). Default: 0. */
+  indexHoldLingerMs?: number;
   /**
    * True while requests want the thread: the transcript index's writes after a hold then go out in
    * small chunks (transcript-index.ts). Default: always (small chunks).
@@ -128,7 +130,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   const sink: SearchSink = thread ?? { write: (ops) => writer.apply(ops, searchToolOutput), eager: false, waiting: () => 0, flush: () => {} };
   const search = createSqliteSearchRepository(db, thread ? (maxMs) => thread.settle(maxMs) : undefined);
   const transcriptIndex = createSqliteTranscriptIndex(db, {
-    usage, search: sink, toolOutput: () => searchToolOutput, intervalMs: options.indexFlushIntervalMs ?? 0, holdMaxRows: options.indexHoldMaxRows, holdMaxChars: options.indexHoldMaxChars, busy: options.indexBusy,
+    usage, search: sink, toolOutput: () => searchToolOutput, intervalMs: options.indexFlushIntervalMs ?? 0, holdMaxRows: options.indexHoldMaxRows, holdMaxChars: options.indexHoldMaxChars, holdLingerMs: options.indexHoldLingerMs, busy: options.indexBusy,
   });
   return {
     kind: 'sqlite',

@@ -54,6 +54,28 @@ test('a hold keeps the writes (answered from memory meanwhile); its release writ
   });
 });
 
+test('a hold that lingers keeps the writes that long past its release; a flush writes them meanwhile', async () => {
+  await withStore({ indexFlushIntervalMs: 60_000, indexHoldLingerMs: 300 }, async (store, count) => {
+    const index = store.transcriptIndex;
+    const release = index.hold?.();
+    index.put({ path: '/a', harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: null, usage: usage('/a', 2) });
+    const released = performance.now();
+    release?.();
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(count('transcript_index'), 0, 'still held 100 ms after the release');
+    await soon(() => count('transcript_index') === 1);
+    assert.equal(count('transcript_index'), 1, 'written once the linger is over');
+    assert.ok(performance.now() - released >= 290, 'not before');
+
+    const again = index.hold?.();
+    index.put({ path: '/b', harness: 'claude', size: 1, mtimeMs: 1, offset: 1, summary: null, usage: usage('/b', 2) });
+    again?.();
+    index.flush?.();
+    assert.equal(count('transcript_index'), 2, 'a flush does not wait for the linger');
+    assert.equal(count('usage_records'), 4);
+  });
+});
+
 test('a hold past its row bound writes chunks as it goes (memory stays bounded); two holds release on the last', async () => {
   await withStore({ indexFlushIntervalMs: 60_000, indexHoldMaxRows: 100 }, async (store, count) => {
     const a = store.transcriptIndex.hold?.();

@@ -11,8 +11,9 @@
  * search-db.ts).
  *
  * A cold run holds the writes (`hold()`) until it has folded every file: the daemon's thread then only
- * folds results into memory, so the listing is complete sooner, and the writes go out right after in
- * chunks, one transaction each: small ones while requests come (`busy()`), larger ones while none do.
+ * folds results into memory, so the listing is complete sooner, and the writes go out right after (or
+ * `holdLingerMs` after, the daemon's choice) in chunks, one transaction each: small ones while requests
+ * come (`busy()`), larger ones while none do.
  */
 import type Database from 'better-sqlite3';
 import type { Harness } from '../core/session.ts';
@@ -83,6 +84,7 @@ const DRAIN_IDLE_CHUNK_ROWS = MAX_PENDING_ROWS;
  * process's peak RSS 430 MB either way).
  */
 export const DEFAULT_HOLD_MAX_ROWS = 262_144;
+
 export const DEFAULT_HOLD_MAX_CHARS = 32 * 1024 * 1024;
 
 interface IndexRow { path: string; harness: string; size: number; mtime_ms: number; offset: number; summary: string }
@@ -117,6 +119,11 @@ export interface SqliteTranscriptIndexOptions {
   holdMaxChars?: number;
   /** True while requests want the thread (the daemon: one came in the last second). Default: always. */
   busy?(): boolean;
+  /**
+   * A hold keeps the writes this much longer after its release, ms (its bounds still apply, and a flush
+   * still writes everything). Default: 0.
+   */
+  holdLingerMs?: number;
 }
 
 export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTranscriptIndexOptions): TranscriptIndex & { flush(): void; hold(): () => void; waiting(): number } {
@@ -126,6 +133,7 @@ export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTran
   const holdMax = o.holdMaxRows ?? DEFAULT_HOLD_MAX_ROWS;
   const holdMaxChars = o.holdMaxChars ?? DEFAULT_HOLD_MAX_CHARS;
   const busy = o.busy ?? (() => true);
+  const lingerMs = o.holdLingerMs ?? 0;
   let byPath: Map<string, TranscriptIndexEntry> | null = null;
   /** Puts and removes since the last commit, in order (a rewrite's reset must precede what follows it). */
   let queue: Pending[] = [];
@@ -267,14 +275,18 @@ export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTran
     hold() {
       holds++;
       let released = false;
-      return () => {
-        if (released) return;
-        released = true;
+      const end = (): void => {
         holds--;
         if (holds === 0 && queue.length > 0) {
           draining = true;
           schedule();
         }
+      };
+      return () => {
+        if (released) return;
+        released = true;
+        if (lingerMs > 0) setTimeout(end, lingerMs).unref();
+        else end();
       };
     },
   };

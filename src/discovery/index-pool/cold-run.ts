@@ -87,7 +87,8 @@ export function startColdRun(o: ColdRunOptions): ColdRun | null {
     o.onProgress({ ...progress });
   };
   // The store holds its writes while the run folds (the daemon's thread then only folds results, so the
-  // listing is complete sooner) and writes them right after it, in chunks.
+  // listing is complete sooner) and writes them after it in chunks (the daemon's store first lingers a
+  // moment: create-daemon.ts).
   const release = o.index.hold?.();
   const done = o.cold.indexer.read(o.kind, [...planned.values()].map((p) => p.task), apply).finally(() => {
     pending.clear();

@@ -84,7 +84,6 @@ const DRAIN_IDLE_CHUNK_ROWS = MAX_PENDING_ROWS;
  * process's peak RSS 430 MB either way).
  */
 export const DEFAULT_HOLD_MAX_ROWS = 262_144;
-
 export const DEFAULT_HOLD_MAX_CHARS = 32 * 1024 * 1024;
 
 interface IndexRow { path: string; harness: string; size: number; mtime_ms: number; offset: number; summary: string }

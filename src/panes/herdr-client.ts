@@ -6,7 +6,7 @@
 import { createConnection } from 'node:net';
 
 export class HerdrError extends Error {
-  /** herdr's error code (`pane_not_found`, `invalid_request`…), or `unreachable` / `timeout` / `bad_reply`. */
+  /** herdr's error code (`pane_not_found`, `invalid_request`, ...), or `unreachable` / `timeout` / `bad_reply`. */
   readonly code: string;
   constructor(code: string, message: string) {
     super(message);

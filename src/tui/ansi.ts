@@ -100,8 +100,8 @@ export function wrap(text: string, lineWidth: number): string[] {
           line = '';
         }
         const head = fit(w, width).trimEnd();
-        out.push(head.replace(/…$/, ''));
-        w = w.slice(head.replace(/…$/, '').length);
+        out.push(head.replace(/\u2026$/, ''));
+        w = w.slice(head.replace(/\u2026$/, '').length);
       }
       const candidate = line ? `${line} ${w}` : w;
       if (textWidth(candidate) > width) {

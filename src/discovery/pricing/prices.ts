@@ -43,7 +43,7 @@ function round(n: number): number {
 }
 
 export const PRICES: Readonly<Record<string, ModelPrice>> = {
-  // Anthropic — current models
+  // Anthropic: current models
   'claude-opus-4-6': anthropic(5, 25),
   'claude-sonnet-4-6': anthropic(3, 15),
   'claude-opus-4-5': anthropic(5, 25),
@@ -52,7 +52,7 @@ export const PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-sonnet-4-5': anthropic(3, 15),
   'claude-sonnet-4': anthropic(3, 15),
   'claude-haiku-4-5': anthropic(1, 5),
-  // Anthropic — older models still seen in transcripts
+  // Anthropic: older models still seen in transcripts
   'claude-3-7-sonnet': anthropic(3, 15),
   'claude-3-5-sonnet': anthropic(3, 15),
   'claude-3-5-haiku': anthropic(0.8, 4),

@@ -13,7 +13,7 @@ export type NotRegularKind = 'fifo' | 'socket' | 'character device' | 'block dev
 
 /** Thrown for a path that exists but is not a regular file; sources skip it and count it. */
 export class NotRegularFileError extends Error {
-  /** errno-like, so callers that report `code` (ENOENT, EACCES…) show this one the same way. */
+  /** errno-like, so callers that report `code` (ENOENT, EACCES, ...) show this one the same way. */
   readonly code = 'ENOTREG';
   constructor(readonly path: string, readonly kind: NotRegularKind) {
     super(`not a regular file (${kind}): ${path}`);
@@ -42,7 +42,7 @@ const OPEN_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constant
 
 /**
  * Opens `path` (following links) for reading; the caller closes `fd`. Throws NotRegularFileError for
- * anything but a regular file, or the open's own error (ENOENT, EACCES…). Never blocks.
+ * anything but a regular file, or the open's own error (ENOENT, EACCES, ...). Never blocks.
  */
 export function openRegularFile(path: string): { fd: number; stats: fs.Stats } {
   let fd: number;

@@ -4,7 +4,6 @@
  * daemon's log): then the URL comes without it.
  */
 import { fstatSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
 import { printOk } from '../output.ts';
 import { signalReady, takeReadyFd } from '../ready-signal.ts';
 import type { CommandContext } from '../command.ts';
@@ -21,21 +20,7 @@ function isRegularFile(fd: number): boolean {
   }
 }
 
-/**
- * V8's memory reducer collects once the process goes quiet after its heap grew (every start does: its
- * first mark-compact arms it), and by default follows with up to two more collections while each still
- * shrinks the committed memory. One is enough for a daemon: measured with fifty live sessions
- * (bench/discovery-idle-cpu.ts, four runs each), the reducer's burst ~8 s after the start costs
- * 40–56 ms of CPU with the default and 22–34 ms with a single collection; after a cold index of 800
- * transcripts the resident size is the same either way (163–172 MiB, 90 s on). The flag is read at
- * each step of the reducer, so setting it here, before the daemon is built, takes effect.
- */
-function tuneV8ForAnIdleDaemon(): void {
-  setFlagsFromString('--memory-reducer-single-gc');
-}
-
 export async function run({ flags, env }: CommandContext): Promise<number> {
-  tuneV8ForAnIdleDaemon();
   // Signal handlers come first: a SIGTERM that lands while the daemon starts, or right after the
   // envelope is printed, must still shut down cleanly (close once, release the lock) — never kill
   // the process with the lock held.

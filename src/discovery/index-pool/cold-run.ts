@@ -65,7 +65,10 @@ export function startColdRun(o: ColdRunOptions): ColdRun | null {
     if (ours && entry.size === f.size && entry.mtimeMs === f.mtimeMs) continue; // up to date
     const resume = ours && f.size >= entry.offset && f.mtimeMs >= entry.mtimeMs;
     const from = resume ? entry.offset : 0;
-    const task: FileTask = { path: f.path, from, summary: resume ? entry.summary : null, bytes: Math.max(0, f.size - from), ...wanted };
+    // A copy to fold into: the daemon's thread folds some tasks as they are (pool.ts), and the index's own
+    // object must not change before the result is put, nor at all when the read fails.
+    const summary = resume ? structuredClone(entry.summary) : null;
+    const task: FileTask = { path: f.path, from, summary, bytes: Math.max(0, f.size - from), ...wanted };
     planned.set(f.path, { task, before: entry });
     bytesTotal += task.bytes;
   }

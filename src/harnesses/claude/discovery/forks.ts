@@ -80,7 +80,9 @@ function familiesOf(cands: readonly ForkCandidate[]): ForkCandidate[][] {
   const groups = new Map<string, ForkCandidate[]>();
   for (const c of cands) {
     const r = find(c.id);
-    groups.set(r, [...(groups.get(r) ?? []), c]);
+    const group = groups.get(r);
+    if (group) group.push(c);
+    else groups.set(r, [c]);
   }
   return [...groups.values()].filter((g) => g.length > 1);
 }

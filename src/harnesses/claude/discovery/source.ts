@@ -24,6 +24,7 @@ import type { ColdIndexing, ColdRun } from '../../../discovery/index-pool/index.
 import { isTranscriptSummary } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import { createLedgerCache } from './fork-ledger.ts';
+import { createSessionMemo } from './session-memo.ts';
 import { resolveForks } from './forks.ts';
 import type { ForkCandidate, ForkShare } from './forks.ts';
 import { transcriptFilesIn, transcriptFilesOf } from './transcript-files.ts';
@@ -86,6 +87,9 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
     keepErrors(local.errors);
   };
 
+  /** Sessions from earlier listings: one whose inputs are unchanged is not built again (session-memo.ts). */
+  const memo = createSessionMemo(buildSession);
+
   /** Registry entries from earlier scans: an unchanged file is not read again (live.ts). */
   const registryCache: RegistryReadCache = new Map();
 
@@ -111,7 +115,7 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
 
   function toSession(id: string, t: ScannedTranscript | undefined, live: RegistryEntry[], cwds: Map<string, string>, fork?: ForkShare): Session {
     const folderCwd = t ? (cwds.get(path.dirname(t.path)) ?? null) : null;
-    return buildSession({ id, summary: t?.summary ?? null, transcriptMtimeMs: t?.mtimeMs ?? null, live, git: gitOf, folderCwd, fork });
+    return memo.build({ id, summary: t?.summary ?? null, transcriptMtimeMs: t?.mtimeMs ?? null, live, git: gitOf, folderCwd, fork });
   }
 
   /**
@@ -176,7 +180,9 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
       const forks = resolveForks([...byId.values()], ledgers);
       ledgers.sweep();
       const cwds = folderCwds(transcripts);
-      return [...ids].map((id) => toSession(id, byId.get(id), live.get(id) ?? [], cwds, forks.get(id)));
+      const out = [...ids].map((id) => toSession(id, byId.get(id), live.get(id) ?? [], cwds, forks.get(id)));
+      memo.sweep();
+      return out;
     },
 
     async get(id) {

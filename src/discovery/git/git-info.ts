@@ -30,10 +30,11 @@ const MAX_GIT_FILE_BYTES = 64 * 1024;
 export const realGitFs: GitFsOperations = {
   kind(path) {
     try {
-      const st = statSync(path);
-      return st.isDirectory() ? 'dir' : st.isFile() ? 'file' : null;
+      // Most directories on the way up hold no .git: an answer of "none" without building an error.
+      const st = statSync(path, { throwIfNoEntry: false });
+      return st === undefined ? null : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : null;
     } catch {
-      return null;
+      return null; // EACCES, ENOTDIR, a loop
     }
   },
   readText(path) {

@@ -41,6 +41,20 @@ describe('regular-file reads', () => {
     assert.throws(() => readRegularFile(path.join(dir, 'missing'), 4), { code: 'ENOENT' });
   });
 
+  it('reads files of many chunks and of none, and each read keeps its own bytes (the reads share one buffer)', () => {
+    const big = Buffer.alloc(200 * 1024 + 7);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 31) % 251;
+    fs.writeFileSync(path.join(dir, 'big'), big);
+    fs.writeFileSync(path.join(dir, 'empty'), '');
+    const first = readRegularFile(path.join(dir, 'plain'), 1024).bytes;
+    const whole = readRegularFile(path.join(dir, 'big'), big.length).bytes;
+    const none = readRegularFile(path.join(dir, 'empty'), 10).bytes;
+    assert.ok(whole.equals(big));
+    assert.equal(none.length, 0);
+    assert.equal(first.toString('utf8'), 'hello');
+    assert.throws(() => readRegularFile(path.join(dir, 'big'), big.length - 1), { code: 'EFBIG' });
+  });
+
   it('a SQLite store is refused when it or a side file is not a regular file; missing side files are fine', () => {
     const db = path.join(dir, 'store.db');
     fs.writeFileSync(db, '');

@@ -91,6 +91,13 @@ function refuseIfNotRegular(path: string): void {
 const CHUNK = 64 * 1024;
 
 /**
+ * Every read goes through this one buffer (reads are synchronous), and only what was read is copied
+ * out: a listing reads many files of a few hundred bytes (registry entries, git HEADs), and a fresh
+ * 64 KiB buffer for each, with one more for the read that finds the end, cost page faults and garbage.
+ */
+let scratch: Buffer | undefined;
+
+/**
  * The whole content of a regular file of at most `maxBytes`, with its stats (taken from the open
  * descriptor). A larger file throws an error with code EFBIG; it is never read past the limit.
  */
@@ -101,15 +108,15 @@ export function readRegularFile(path: string, maxBytes: number): { bytes: Buffer
     const parts: Buffer[] = [];
     let total = 0;
     // Read to end of file rather than to the stat'ed size: the file may have grown since.
+    scratch ??= Buffer.allocUnsafeSlow(CHUNK);
     for (;;) {
-      const buf = Buffer.allocUnsafe(Math.min(CHUNK, maxBytes + 1 - total));
-      const n = fs.readSync(fd, buf, 0, buf.length, total);
+      const n = fs.readSync(fd, scratch, 0, Math.min(CHUNK, maxBytes + 1 - total), total);
       if (n <= 0) break;
-      parts.push(buf.subarray(0, n));
+      parts.push(Buffer.from(scratch.subarray(0, n)));
       total += n;
       if (total > maxBytes) throw tooLarge(path, maxBytes);
     }
-    return { bytes: Buffer.concat(parts, total), stats };
+    return { bytes: parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, total), stats };
   } finally {
     fs.closeSync(fd);
   }

@@ -13,19 +13,23 @@
  * garbage about 8 s after it), the second the first safety rescan (at 120 s: every source re-listed),
  * the third is the steady state (the next rescan comes at 360 s). Each window also prints the daemon's
  * CPU per tenth of the window (schedstat), which shows where a window's cost lies.
- * Env: BENCH_LIVE (default 50), BENCH_IDLE_S (default 60). Needs `npm run build` first.
+ * BENCH_DORMANT adds that many dormant transcripts (a long history, two messages each, in 40 project
+ * folders): the daemon then lists them at its start and at each rescan, which shows what a safety rescan
+ * of a heavy user's history costs an idle daemon (the second window).
+ * Env: BENCH_LIVE (default 50), BENCH_IDLE_S (default 60), BENCH_DORMANT (default 0). Needs `npm run build` first.
  * Run: node --import tsx bench/discovery-idle-cpu.ts
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { registryJson, userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
+import { assistantLine, registryJson, userLine, writeTranscript } from '../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 import { api, benchHome, cpuTicks, sleep, spawnFakeClaude, startDaemon, startTicks, track } from './corpus/daemon-kit.ts';
 import { createRng, uuidV4 } from './corpus/text-pool.ts';
 
 const LIVE = Number(process.env.BENCH_LIVE ?? 50);
 const IDLE_S = Number(process.env.BENCH_IDLE_S ?? 60);
+const DORMANT = Number(process.env.BENCH_DORMANT ?? 0);
 /** USER_HZ on Linux. */
 const HZ = 100;
 const { home: benchRoot, env, cleanup } = benchHome('muster-bench-idle-');
@@ -55,6 +59,11 @@ async function main(): Promise<number> {
     writeTranscript(claudeHome, id, [userLine(`live task ${i}`, { sessionId: id, cwd })], cwd);
     writeFileSync(join(claudeHome, 'sessions', `${f.pid}.json`), registryJson({ pid: f.pid!, sessionId: id, procStart: startTicks(f.pid!), status: i % 3 === 0 ? 'busy' : 'idle', cwd }));
   }
+  for (let i = 0; i < DORMANT; i++) {
+    const id = uuidV4(rng);
+    const cwd = `/home/dev/history-${i % 40}`;
+    writeTranscript(claudeHome, id, [userLine(`old task ${i}`, { sessionId: id, cwd }), assistantLine({ id: `msg_${i}`, requestId: `req_${i}`, sessionId: id, cwd })], cwd);
+  }
   const d = await startDaemon(env);
   const r = await api(d, '/api/sessions?live=true');
   const live = (r.body.sessions as unknown[] | undefined)?.length ?? 0;
@@ -83,7 +92,7 @@ async function main(): Promise<number> {
     const dCpu = (cpuTicks(d.pid) - d0) / HZ;
     const iCpu = (cpuTicks(idle.pid!) - i0) / HZ;
     const fCpu = (cpuTicks(floor.pid!) - f0) / HZ;
-    console.log(`${window} ${IDLE_S} s idle (load average ${load0.map((x) => x.toFixed(2)).join(' ')} at its start):`);
+    console.log(`${window} ${IDLE_S} s idle${DORMANT ? `, ${DORMANT} dormant transcripts beside the live ones` : ''} (load average ${load0.map((x) => x.toFixed(2)).join(' ')} at its start):`);
     console.log(`  daemon with ${live} live sessions:                ${dCpu.toFixed(2)} s (${pct(dCpu)}; target <= 0.1%) [${exact(schedMs(d.pid) - ds0)}]`);
     console.log(`    per ${IDLE_S / 10} s: ${tenths.map((ms) => ms.toFixed(0)).join(' ')} ms`);
     console.log(`  baseline idle node process (1 s timer):          ${iCpu.toFixed(2)} s (${pct(iCpu)}) [${exact(schedMs(idle.pid!) - is0)}]`);

@@ -1,6 +1,6 @@
 /** Pure diffing of one source's session list against what the hub knew. */
 import type { Session } from '../core/session.ts';
-import { sameJson } from '../core/same-json.ts';
+import { isDeepStrictEqual } from 'node:util';
 
 export interface SessionDiff {
   upserted: Session[];
@@ -13,11 +13,12 @@ export function sessionKey(s: Pick<Session, 'harness' | 'id'>): string {
 }
 
 /**
- * Every field counts, as the session's JSON would show it (core/same-json.ts). No field of a Session moves
- * on every read: each is derived from what the source read (files, the process table), never stamped
- * with the time of the read, so two listings of unchanged files are equal and any difference is
- * something the board shows. A field that did move on every read would make every rescan re-send
- * every session; it belongs outside Session.
+ * Every field counts, compared in place (util.isDeepStrictEqual: no strings built, and the same object
+ * at once, as a source hands out an unchanged session again). No field of a Session moves on every
+ * read: each is derived from what the source read (files, the process table), never stamped with the
+ * time of the read, so two listings of unchanged files are equal and any difference is something the
+ * board shows. A field that did move on every read would make every rescan re-send every session; it
+ * belongs outside Session.
  */
 export function diffSessions(before: Map<string, Session>, after: Session[]): SessionDiff {
   const diff: SessionDiff = { upserted: [], removed: [], statusChanged: [] };
@@ -30,7 +31,7 @@ export function diffSessions(before: Map<string, Session>, after: Session[]): Se
       diff.upserted.push(s);
       continue;
     }
-    if (!sameJson(old, s)) diff.upserted.push(s);
+    if (!isDeepStrictEqual(old, s)) diff.upserted.push(s);
     if (old.status !== s.status || old.waitingFor !== s.waitingFor || old.live !== s.live) {
       diff.statusChanged.push({ session: s, previous: { status: old.status, waitingFor: old.waitingFor, live: old.live } });
     }

@@ -8,8 +8,8 @@
  * folder's cwd; by value, the live registry entries, the fork share, and what git says of the
  * session's cwd now (asked again each time: a branch changes with no file of Claude's changing).
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Session } from '../../../core/session.ts';
-import { sameJson } from '../../../core/same-json.ts';
 import type { GitInfo } from '../../../discovery/git/index.ts';
 import type { SessionParts } from './build-session.ts';
 
@@ -38,8 +38,8 @@ export function createSessionMemo(buildSession: (parts: SessionParts) => Session
     b.parts.summary === parts.summary &&
     b.parts.transcriptMtimeMs === parts.transcriptMtimeMs &&
     (b.parts.folderCwd ?? null) === (parts.folderCwd ?? null) &&
-    ((b.parts.live.length === 0 && parts.live.length === 0) || sameJson(b.parts.live, parts.live)) &&
-    ((b.parts.fork ?? null) === (parts.fork ?? null) || sameJson(b.parts.fork ?? null, parts.fork ?? null)) &&
+    ((b.parts.live.length === 0 && parts.live.length === 0) || isDeepStrictEqual(b.parts.live, parts.live)) &&
+    ((b.parts.fork ?? null) === (parts.fork ?? null) || isDeepStrictEqual(b.parts.fork, parts.fork)) &&
     (b.git === null || sameGit(b.git.info, parts.git(b.git.cwd)));
 
   return {

@@ -74,6 +74,24 @@ test('a large first prompt, a PR link in a large tool output and long titles are
   ]));
 });
 
+test('PR links are found in every tool result text a skeleton elides or keeps, not in the copy in toolUseResult', () => {
+  const long = big(40_000);
+  const link = 'https://github.com/acme/app/pull/7';
+  const arrayResult = (parts: { type: string; text: string }[], copy: string): string =>
+    JSON.stringify({ ...JSON.parse(toolResultLine('x')), message: { role: 'user', content: [{ tool_use_id: 'toolu_2', type: 'tool_result', content: parts }] }, toolUseResult: { stdout: copy } });
+  const file = write([
+    userLine('first'),
+    arrayResult([{ type: 'text', text: long }, { type: 'text', text: `${long} see ${link}` }], 'plain'), // in an elided part
+    arrayResult([{ type: 'text', text: `opened ${link.replace('7', '8')}` }], long), // in a kept part of a large line
+    arrayResult([{ type: 'text', text: long }], `${long} ${link.replace('7', '9')}`), // only in the copy: not a tool result's text
+    toolResultLine(`${long} ${link.replace('7', '10')}`.replace(/"/g, "'")),
+  ]);
+  assertSame(file);
+  const s = createTranscriptSummary();
+  foldTranscriptFile(file, 0, s, 8 * 1024 * 1024, undefined, { items: [], options: { toolOutput: true } });
+  assert.deepEqual(s.prLinks, [link, link.replace('7', '8'), link.replace('7', '10')]);
+});
+
 test('fields too long for the skeleton (a long cwd, model or message id) fall back to a whole parse', () => {
   const long = big(20_000);
   const cwd = `/home/dev/${'deep/'.repeat(100)}`;

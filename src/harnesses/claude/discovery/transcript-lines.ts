@@ -7,10 +7,10 @@
  * skeleton (jsonl/skeleton.ts: long strings elided, never decoded) whenever what `applyRecord` reads
  * from it is outside the elided strings: the conversation fields, the timestamp, the model, the
  * message id and its usage. It is parsed whole when it may hold what the summary needs from long text:
- * the first human prompt (until one is found), a PR link (its bytes name github.com), or a field
- * that came out elided. So tokens, cost and every other field come out as a whole parse gives them.
+ * the first human prompt (until one is found), a PR link (the bytes of a tool result's elided text
+ * name github.com), or a field that came out elided. So tokens, cost and every other field come out as a whole parse gives them.
  */
-import { elidedRanges, isBlank, isElided, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
+import { ELIDED, elidedRanges, isBlank, isElided, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
 import type { ElidedRanges } from '../../../discovery/jsonl/index.ts';
 import type { TranscriptMessage } from '../../../core/transcript-message.ts';
 import { pushLineMessages } from './messages.ts';
@@ -78,14 +78,53 @@ export function isIgnoredLine(line: Buffer): boolean {
 
 const elided = isElided;
 
+/** The skeletons' ranges of a fold without messages (lines are folded one at a time). */
+const foldRanges = elidedRanges();
+
+/**
+ * True when the bytes of an elided string `x` hold `what` (its JSON text, as the line spells it), or
+ * when that cannot be told (no range for it: a string of the line may read like a sentinel).
+ */
+function elidedHolds(x: string, line: Buffer, ranges: ElidedRanges, what: Buffer): boolean {
+  const n = Number(x.slice(ELIDED.length));
+  const start = ranges.spans[2 * n];
+  const end = ranges.spans[2 * n + 1];
+  if (ranges.strayNul || x.length === ELIDED.length || !Number.isInteger(n) || start === undefined || end === undefined) return true;
+  return line.subarray(start, end).indexOf(what) !== -1;
+}
+
+/**
+ * True when a tool result's text that the skeleton elided may name github.com, where
+ * prLinksInToolResults looks for PR links (the whole line must then be parsed). Its kept strings are in
+ * the skeleton itself. Only those bytes are searched: not the copy of the output in toolUseResult.
+ */
+function toolResultsMayLink(record: Json, line: Buffer, ranges: ElidedRanges): boolean {
+  const content = asObject(record.message)?.content;
+  if (!Array.isArray(content)) return false;
+  for (const block of content) {
+    const b = asObject(block);
+    if (b === null || b.type !== 'tool_result') continue;
+    const c = b.content;
+    if (typeof c === 'string') {
+      if (elided(c) && elidedHolds(c, line, ranges, GITHUB)) return true;
+    } else if (Array.isArray(c)) {
+      for (const part of c) {
+        const text = asObject(part)?.text;
+        if (typeof text === 'string' && elided(text) && elidedHolds(text, line, ranges, GITHUB)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 /** True when the skeleton holds everything applyRecord reads from this record. */
-function skeletonSuffices(s: TranscriptSummary, record: Json, line: Buffer): boolean {
+function skeletonSuffices(s: TranscriptSummary, record: Json, line: Buffer, ranges: ElidedRanges): boolean {
   if (elided(record.timestamp) || elided(record.sessionId) || elided(record.cwd) || elided(record.gitBranch)) return false;
   switch (record.type) {
     case 'system':
       return true;
     case 'user':
-      return s.firstPrompt !== null && line.indexOf(GITHUB) === -1;
+      return s.firstPrompt !== null && !toolResultsMayLink(record, line, ranges);
     case 'assistant': {
       const m = asObject(record.message);
       return !elided(record.requestId) && !elided(record.requestSessionId) && !(m && (elided(m.id) || elided(m.model)));
@@ -115,14 +154,14 @@ export function foldTranscriptLine(s: TranscriptSummary, line: Buffer, counts: L
     return;
   }
   if (line.length > WHOLE_LINE_BYTES) {
-    const ranges = messages ? (messages.ranges ??= elidedRanges()) : undefined;
+    const ranges = messages ? (messages.ranges ??= elidedRanges()) : foldRanges;
     const skeleton = parseSkeleton(line, ELIDE_BYTES, ranges);
     if (skeleton === undefined) {
       counts.linesSkipped++;
       return;
     }
     const record = asObject(skeleton);
-    if (record === null || typeof record.type !== 'string' || skeletonSuffices(s, record, line)) {
+    if (record === null || typeof record.type !== 'string' || skeletonSuffices(s, record, line, ranges)) {
       counts.linesParsed++;
       applyRecord(s, skeleton, sink);
       if (messages) pushLineMessages(messages.items, skeleton, line, true, messages.options, ranges);

@@ -106,8 +106,7 @@ function addPrLinks(s: TranscriptSummary, links: string[]): void {
   for (const l of links) if (s.prLinks.length < MAX_PR_LINKS && !s.prLinks.includes(l)) s.prLinks.push(l);
 }
 
-function noteTime(s: TranscriptSummary, record: Json): void {
-  const t = asIsoTime(record.timestamp);
+function noteTime(s: TranscriptSummary, t: string | null): void {
   if (!t) return;
   if (!s.firstAt || t < s.firstAt) s.firstAt = t;
   if (!s.lastAt || t > s.lastAt) s.lastAt = t;
@@ -126,7 +125,8 @@ export function applyRecord(s: TranscriptSummary, raw: unknown, sink?: UsageSink
   const record = asObject(raw);
   if (!record || typeof record.type !== 'string') return; // every line Claude Code writes has a type
   s.records++;
-  noteTime(s, record);
+  const t = asIsoTime(record.timestamp); // once per record: each use below reads this
+  noteTime(s, t);
   switch (record.type) {
     case 'user': {
       noteConversation(s, record);
@@ -146,13 +146,12 @@ export function applyRecord(s: TranscriptSummary, raw: unknown, sink?: UsageSink
         const key = messageKey(record, message);
         s.rootKey ??= key;
         if (sink) {
-          const r = usageRecordOf(record, message, key ?? `${sink.sessionId}:unkeyed:${s.unkeyed++}`, sink.sessionId);
+          const r = usageRecordOf(record, message, key ?? `${sink.sessionId}:unkeyed:${s.unkeyed++}`, sink.sessionId, t);
           if (r) sink.emit(r);
         }
       }
       const from = asString(record.requestSessionId);
       if (from && from !== asString(record.sessionId)) s.copiedFrom = from;
-      const t = asIsoTime(record.timestamp);
       if (t && (!s.lastAssistantAt || t > s.lastAssistantAt)) s.lastAssistantAt = t;
       break;
     }

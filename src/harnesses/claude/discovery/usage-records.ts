@@ -15,9 +15,11 @@ export interface UsageSink {
   emit(record: UsageRecord): void;
 }
 
-/** The usage record of one assistant record, or null when it has no time to be placed at. */
-export function usageRecordOf(record: Json, message: Json, key: string, sessionId: string): UsageRecord | null {
-  const iso = asIsoTime(record.timestamp);
+/**
+ * The usage record of one assistant record, or null when it has no time to be placed at. `iso`: the
+ * record's time as asIsoTime gives it, when the caller has it already.
+ */
+export function usageRecordOf(record: Json, message: Json, key: string, sessionId: string, iso = asIsoTime(record.timestamp)): UsageRecord | null {
   const at = iso ? Date.parse(iso) : NaN;
   if (!Number.isFinite(at)) return null;
   const t = usageOf(message.usage);

@@ -132,6 +132,14 @@ export interface TranscriptIndexEntry {
    * rewrite), and what was indexed for the path before is dropped.
    */
   messages?: IndexedMessages;
+  /**
+   * This read's messages come later, in a put whose messages are read from the file's start (a cold
+   * index reads search's messages again once its listing is complete). Until then the path is behind:
+   * what was indexed for it is dropped and the messages of puts in between are not kept (that later
+   * put brings them), so a search never holds part of a file out of order, and a crash meanwhile leaves
+   * a path the search index has no row for, which the store reads again at its next open.
+   */
+  searchLater?: boolean;
 }
 
 export interface IndexedMessages {
@@ -169,6 +177,25 @@ export interface TranscriptIndex {
   hold?(): () => void;
   /** Usage records and messages put and not yet written (a first start's, after its hold). Default: none. */
   waiting?(): number;
+  /** Paths put with `searchLater` whose messages have not been put since. Default: none. */
+  searchBehind?(): number;
+}
+
+/**
+ * Whether a put leaves `path` behind in search (`searchLater`), or finds it so: then its messages are
+ * not kept. A put whose messages are read from the file's start brings it level. Updates `behind`.
+ */
+export function isSearchBehind(behind: Set<string>, path: string, searchLater: boolean | undefined, messages: IndexedMessages | undefined): boolean {
+  if (searchLater === true) {
+    behind.add(path);
+    return true;
+  }
+  if (!behind.has(path)) return false;
+  if (messages !== undefined && messages.position === undefined && messages.from === 0) {
+    behind.delete(path);
+    return false;
+  }
+  return true;
 }
 
 /**
@@ -179,12 +206,15 @@ export function createMemoryTranscriptIndex(): TranscriptIndex & { usage(): Usag
   const map = new Map<string, TranscriptIndexEntry>();
   const usage: UsageRecord[] = [];
   const texts = new Map<string, TranscriptMessage[]>();
+  const behind = new Set<string>();
   return {
     get: (p) => map.get(p),
     put: (e) => {
-      const { usage: records, messages, ...entry } = e;
+      const { usage: records, messages, searchLater, ...entry } = e;
       if (records) for (const r of records) usage.push(r);
-      if (messages) {
+      if (isSearchBehind(behind, e.path, searchLater, messages)) {
+        texts.delete(e.path);
+      } else if (messages) {
         const before = texts.get(e.path) ?? [];
         const kept = messages.position !== undefined ? before.slice(0, messages.position) : messages.from === 0 ? [] : before;
         for (const m of messages.items) kept.push(m);
@@ -195,8 +225,10 @@ export function createMemoryTranscriptIndex(): TranscriptIndex & { usage(): Usag
     remove: (p) => {
       map.delete(p);
       texts.delete(p);
+      behind.delete(p);
     },
     list: (h) => [...map.values()].filter((e) => e.harness === h),
+    searchBehind: () => behind.size,
     usage: () => [...usage],
     messages: (p) => [...(texts.get(p) ?? [])],
   };

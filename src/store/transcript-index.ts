@@ -17,6 +17,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { Harness } from '../core/session.ts';
+import { isSearchBehind } from '../discovery/contract.ts';
 import type { TranscriptIndex, TranscriptIndexEntry } from '../discovery/contract.ts';
 import type { UsageRecord } from '../core/usage-record.ts';
 import type { UsageDelta } from '../usage/types.ts';
@@ -144,6 +145,8 @@ export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTran
   /** Characters of message text waiting (a hold's other bound). */
   let pendingChars = 0;
   let holds = 0;
+  /** Paths put with searchLater whose messages have not come yet (isSearchBehind). */
+  const behind = new Set<string>();
   /** Ops in the queue that have not gone to the search sink (an eager sink takes none while any wait). */
   let unposted = 0;
   /** Messages of those ops. */
@@ -250,16 +253,21 @@ export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTran
   return {
     get: (path) => load().get(path),
     put(e) {
-      const { usage: records, messages, ...entry } = e;
+      const { usage: records, messages: read, searchLater, ...entry } = e;
       load().set(entry.path, entry);
+      // Behind: search keeps no row for the path (repairSearch reads it again after a crash) until a put
+      // brings its messages from the start.
+      const later = isSearchBehind(behind, entry.path, searchLater, read);
+      const messages = later ? undefined : read;
       let chars = 0;
       if (messages) for (const m of messages.items) chars += m.text.length;
-      const op: SearchOp = { kind: 'put', path: entry.path, harness: entry.harness, offset: entry.offset, messages };
+      const op: SearchOp = later ? { kind: 'forget', path: entry.path } : { kind: 'put', path: entry.path, harness: entry.harness, offset: entry.offset, messages };
       const n = messages?.items.length ?? 0;
       enqueue({ path: entry.path, entry, records, op, rows: (records?.length ?? 0) + n, messages: n, chars });
     },
     remove(path) {
       load().delete(path);
+      behind.delete(path);
       enqueue({ path, entry: null, records: undefined, op: { kind: 'forget', path }, rows: 0, messages: 0, chars: 0 });
     },
     // Before the first get/put nothing is cached, so only that harness's rows are read: a source that
@@ -271,6 +279,7 @@ export function createSqliteTranscriptIndex(db: Database.Database, o: SqliteTran
       o.search.flush();
     },
     waiting: () => pendingRows + o.search.waiting(),
+    searchBehind: () => behind.size,
     hold() {
       holds++;
       let released = false;

@@ -106,6 +106,36 @@ describe('the search thread', () => {
     }
   });
 
+  it('a put whose messages come later leaves the path without search rows until a read from the start brings them; closed before, it is read again', async () => {
+    const t = tempDir();
+    try {
+      const store = openSqliteStore({ path: t.path, ...threaded });
+      put(store, '/t/a.jsonl', 10, 0, [msg('alpha')]);
+      put(store, '/t/b.jsonl', 10, 0, [msg('stale')]);
+      // b was rewritten and a cold index read it again without its messages.
+      store.transcriptIndex.put({ path: '/t/b.jsonl', harness: 'claude', size: 20, mtimeMs: 2, offset: 20, summary: {}, searchLater: true });
+      put(store, '/t/b.jsonl', 30, 20, [msg('between')]); // a watch event's read meanwhile: its messages wait for the read from the start
+      store.transcriptIndex.put({ path: '/t/c.jsonl', harness: 'claude', size: 10, mtimeMs: 1, offset: 10, summary: {}, searchLater: true });
+      assert.equal(store.transcriptIndex.searchBehind?.(), 2);
+      put(store, '/t/c.jsonl', 10, 0, [msg('gamma')]);
+      put(store, '/t/c.jsonl', 20, 10, [msg('delta')]);
+      assert.equal(store.transcriptIndex.searchBehind?.(), 1);
+      store.transcriptIndex.flush?.();
+      assert.deepEqual(await hits(store, 'stale'), [], "what b had is dropped");
+      assert.deepEqual(await hits(store, 'between'), []);
+      assert.deepEqual(await hits(store, 'gamma'), [['/t/c.jsonl', 0]], 'the read from the start brings c level');
+      assert.deepEqual(await hits(store, 'delta'), [['/t/c.jsonl', 1]], 'and the next read appends');
+      store.close();
+      const lines: string[] = [];
+      const reopened = openSqliteStore({ path: t.path, log: (l) => lines.push(l) });
+      assert.deepEqual(reopened.transcriptIndex.list('claude').map((e) => e.path).sort(), ['/t/a.jsonl', '/t/c.jsonl'], 'b, still behind, will be read again whole');
+      assert.match(lines.join('\n'), /1 transcript\(s\) will be read again/);
+      reopened.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('a thread that cannot start is reported, and the store goes on without search writes', async () => {
     const t = tempDir();
     const lines: string[] = [];

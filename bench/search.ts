@@ -10,8 +10,9 @@
  *      side, the median of those ratios the figure (one pair varies by ±20 % on a shared 2-core VM).
  *      Then the same two through the daemon's own cold path (needs `npm run build`): the worker threads
  *      of dist/index-worker.js reading, this thread writing into a store with the daemon's commit
- *      spacing, timed to the last of the chunks the daemon writes after a first start's hold (as while
- *      no request comes); with the longest stall of this thread (what a board waits for meanwhile).
+ *      spacing, timed to the last of the chunks the daemon writes after a first start's hold and its
+ *      second pass for search's messages (as while no request comes); with the longest stall of this
+ *      thread (what a board waits for meanwhile).
  *   2. index size: the store and search database files of (b) minus those of (a), as a fraction of the
  *      transcript bytes (target ≤ 35 %).
  *   3. query latency: 20 typical queries through the search service over (b), 5 rounds: p50 and p95
@@ -95,8 +96,9 @@ async function pooledColdIndex(home: string, dbPath: string, search: boolean): P
   const run = source.coldIndex?.(() => {});
   if (run) await run;
   const sessions = (await source.list()).length;
-  // The daemon's last write, in its own chunks (not one at close, which a daemon never does).
-  while ((store.transcriptIndex.waiting?.() ?? 0) > 0) await new Promise((r) => setTimeout(r, 2));
+  // The daemon's last write, in its own chunks (not one at close, which a daemon never does), after the
+  // second pass that reads the files again for search's messages (cold-run.ts).
+  while ((store.transcriptIndex.waiting?.() ?? 0) > 0 || (store.transcriptIndex.searchBehind?.() ?? 0) > 0) await new Promise((r) => setTimeout(r, 2));
   store.close();
   const ms = performance.now() - t0;
   delay.disable();

@@ -16,6 +16,11 @@ export interface IndexingFigure {
    * first start's reading they are written over a few seconds, and a search finds each once written.
    */
   writing?: number;
+  /**
+   * Transcripts a cold index read whose messages search has not got yet (GET /api/status only): once
+   * the listing is complete they are read again for search, and a search finds each once it is in.
+   */
+  searching?: number;
 }
 
 /** "indexed 312 / 800 transcripts" while a cold index reads, else null. Data off the wire is checked. */

@@ -15,6 +15,13 @@ export function indexWorkerEntry(moduleUrl: string = import.meta.url): string | 
   return workerEntry(moduleUrl, 'index-worker.js', ['harnesses', 'index-worker.ts']);
 }
 
+/**
+ * How long after a cold index's listing is complete its files are read again for search's messages: the
+ * board's fetch and a `muster ls` (a fresh process, ~170 ms here) that waited for that listing come
+ * first, and the store's writes after the hold begin (create-daemon.ts, INDEX_HOLD_LINGER_MS).
+ */
+const SEARCH_AFTER_MS = 500;
+
 function numberFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const v = env[name]?.trim();
   if (!v) return undefined;
@@ -30,5 +37,5 @@ export function createDaemonColdIndexing(env: NodeJS.ProcessEnv, log: (line: str
     paceMs: numberFrom(env, 'MUSTER_INDEX_PACE_MS'),
     log,
   });
-  return { indexer, minBytes: numberFrom(env, 'MUSTER_INDEX_COLD_BYTES') };
+  return { indexer, minBytes: numberFrom(env, 'MUSTER_INDEX_COLD_BYTES'), searchAfterMs: SEARCH_AFTER_MS };
 }

@@ -352,7 +352,7 @@ export async function createDaemon(options: DaemonOptions = {}): Promise<Daemon>
         lastRequestAt = performance.now();
       },
       routes: [
-        coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), indexing: () => ({ ...hub.indexing(), writing: store.transcriptIndex.waiting?.() ?? 0 }), mcpMounted: true }),
+        coreRoutes({ identity: serviceIdentity, store, bus, startedAtMs, counts: () => ({ ...hub.counts(), sseClients: streams.size, pagesPending: pager.counts().pending ?? 0, pagesExpiredUndecided: pager.counts().expiredUndecided ?? 0, mcpSessions: mcp.count() }), indexing: () => ({ ...hub.indexing(), writing: store.transcriptIndex.waiting?.() ?? 0, searching: store.transcriptIndex.searchBehind?.() ?? 0 }), mcpMounted: true }),
         harnessRoutes({ installed: installedOn(env) }),
         sessionRoutes({ hub, decorate: (s) => actions.decorate(s), fleet, eventId: () => bus.lastId() }),
         actionRoutes({ actions, history: store.actions, fleet, local: localSession }),

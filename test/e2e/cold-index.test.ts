@@ -3,7 +3,8 @@
  * Claude home of 640 transcripts (ten batches of 64), with the cold index paced (MUSTER_INDEX_PACE_MS:
  * a batch per worker every 1.5 s) so a figure can be seen between batches: `muster status` says
  * "indexed n / 640 transcripts" while it reads, `muster ls` (after waiting its 2 s) lists the sessions
- * read so far, and once it is over the figure is gone and every session is listed.
+ * read so far, and once it is over the figure is gone and every session is listed; then search's
+ * messages, read again once the listing is complete, are counted down and found.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -80,5 +81,16 @@ describe('cold index progress (issue 17)', () => {
       if (writing === 0) break;
     }
     assert.equal(writing, 0, 'every row read is written within 10 s');
+    // Search's messages come in a second read once the listing is complete: `searching` counts it down.
+    let searching: unknown;
+    for (const until = Date.now() + 20_000; Date.now() < until; await sleep(50)) {
+      searching = ((await runCli(['status'], env)).json.indexing as { searching?: unknown } | undefined)?.searching;
+      if (searching === 0) break;
+    }
+    assert.equal(searching, 0, 'every transcript is in the search index within 20 s');
+    const found = await runCli(['search', '"task 17"', '--json'], env);
+    assert.equal(found.code, 0, found.stderr);
+    const results = found.json.results as { session: { id: string } }[];
+    assert.deepEqual(results.map((r) => r.session.id), [id(17)]);
   });
 });

@@ -3,6 +3,12 @@
  * the cold indexer, and each batch's results put into the index, which holds its writes until the run
  * ends. A file some other read brought up to date meanwhile (a watch event's targeted read) keeps what
  * that read wrote.
+ *
+ * Search's messages come second. A file read from its start is first read without them (its put says
+ * `searchLater`): what the listing needs, tokens, cost and status, is complete sooner, and the run holds
+ * and hands over less. Once the listing is complete, those files are read again from the start with
+ * their messages, one more pass through the same indexer, and each put brings them to search. A file
+ * read from an offset (it grew since it was indexed) brings its messages at once, as before.
  */
 import type { Harness } from '../../core/session.ts';
 import type { IndexProgress, TranscriptIndex, TranscriptIndexEntry } from '../contract.ts';
@@ -14,6 +20,11 @@ export interface ColdIndexing {
   indexer: ColdIndexer;
   /** Below this many unread bytes the source reads in its own list() as before. Default: 32 MiB. */
   minBytes?: number;
+  /**
+   * How long after the run's listing is complete the files read without their messages are read again
+   * for them, ms: the clients that waited for that listing ask for it first. Default: 0.
+   */
+  searchAfterMs?: number;
 }
 
 export const DEFAULT_COLD_MIN_BYTES = 32 * 1024 * 1024;
@@ -46,6 +57,8 @@ export interface ColdRun {
   /** Files not read yet: list() leaves them out. */
   readonly pending: ReadonlySet<string>;
   readonly done: Promise<void>;
+  /** After `done`: the files read without their messages are read again for them. Never rejects. */
+  readonly searched: Promise<void>;
 }
 
 interface Planned {
@@ -68,7 +81,8 @@ export function startColdRun(o: ColdRunOptions): ColdRun | null {
     // A copy to fold into: the daemon's thread folds some tasks as they are (pool.ts), and the index's own
     // object must not change before the result is put, nor at all when the read fails.
     const summary = resume ? structuredClone(entry.summary) : null;
-    const task: FileTask = { path: f.path, from, summary, bytes: Math.max(0, f.size - from), ...wanted };
+    // A read from the start brings its messages in the second pass (searchLater); a resumed one at once.
+    const task: FileTask = { path: f.path, from, summary, bytes: Math.max(0, f.size - from), ...(from > 0 ? wanted : {}) };
     planned.set(f.path, { task, before: entry });
     bytesTotal += task.bytes;
   }
@@ -76,6 +90,8 @@ export function startColdRun(o: ColdRunOptions): ColdRun | null {
   const pending = new Set(planned.keys());
   const progress: IndexProgress = { harness: o.harness, total: planned.size, done: 0, bytesTotal, bytesDone: 0 };
   o.onProgress({ ...progress });
+  /** Files put without their messages: read again for them once the listing is complete. */
+  const later: FileTask[] = [];
   const apply = (results: FileResult[]): void => {
     for (const r of results) {
       pending.delete(r.path);
@@ -83,7 +99,9 @@ export function startColdRun(o: ColdRunOptions): ColdRun | null {
       progress.bytesDone += r.bytes;
       const p = planned.get(r.path);
       if (r.ok && p && o.index.get(r.path) === p.before) {
-        o.index.put({ path: r.path, harness: o.harness, size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, summary: r.summary, usage: r.usage, ...(r.messages ? { messages: r.messages } : {}) });
+        const searchLater = o.messages === true && p.task.from === 0;
+        o.index.put({ path: r.path, harness: o.harness, size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, summary: r.summary, usage: r.usage, ...(r.messages ? { messages: r.messages } : {}), ...(searchLater ? { searchLater } : {}) });
+        if (searchLater) later.push({ path: r.path, from: 0, summary: null, bytes: r.size, ...wanted });
       }
       o.onResult?.(r);
     }
@@ -97,7 +115,49 @@ export function startColdRun(o: ColdRunOptions): ColdRun | null {
     pending.clear();
     release?.();
   });
-  return { pending, done };
+  const searched = done
+    .then(() => (later.length > 0 ? pause(o.cold.searchAfterMs ?? 0) : undefined))
+    .then(() => readForSearch(o, later.splice(0), wanted, SEARCH_READS))
+    .catch(() => {}); // a run cut short (the daemon closing): the store reads those files again at its next open
+  return { pending, done, searched };
+}
+
+/** Reads of a file for its messages at most, when another read keeps getting further (a session writing). */
+const SEARCH_READS = 3;
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The second pass: `tasks` read from their start with their messages; those another read overtook, again. */
+async function readForSearch(o: ColdRunOptions, tasks: FileTask[], wanted: Partial<FileTask>, reads: number): Promise<void> {
+  if (tasks.length === 0) return;
+  const overtaken: FileTask[] = [];
+  await o.cold.indexer.read(o.kind, tasks, (results) => putMessages(o, results, reads > 1 ? (path, bytes) => overtaken.push({ path, from: 0, summary: null, bytes, ...wanted }) : null));
+  await readForSearch(o, overtaken, wanted, reads - 1);
+}
+
+/**
+ * The second pass's results: each file read again from its start, now with its messages, is put whole
+ * (as any read from the start is), unless it left the index meanwhile. When its bytes are those the
+ * first pass read, its usage records are not written again and the summary the index holds is kept (the
+ * same: a listing then finds nothing changed). When a read from an offset got further meanwhile (a
+ * session writing; the store kept none of its messages, the path being behind), the file is read again
+ * (`again`); on the last try this read is put all the same, and the next listing reads on from its offset.
+ */
+function putMessages(o: ColdRunOptions, results: FileResult[], again: ((path: string, bytes: number) => void) | null): void {
+  for (const r of results) {
+    const e = o.index.get(r.path);
+    if (!r.ok || !r.messages || e === undefined) continue;
+    if (e.offset > r.offset && again) {
+      again(r.path, e.size);
+      continue;
+    }
+    const same = e.size === r.size && e.mtimeMs === r.mtimeMs && e.offset === r.offset;
+    try {
+      o.index.put({ path: r.path, harness: o.harness, size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, summary: same ? e.summary : r.summary, ...(same ? {} : { usage: r.usage }), messages: r.messages });
+    } catch {
+      // the store closing: its next open reads the file again (it has no search row)
+    }
+  }
 }
 
 /**

@@ -17,8 +17,9 @@ export interface IndexingFigure {
    */
   writing?: number;
   /**
-   * Transcripts a cold index read whose messages search has not got yet (GET /api/status only): once
-   * the listing is complete they are read again for search, and a search finds each once it is in.
+   * Transcripts a cold index read whose messages and usage records the store has not got yet (GET
+   * /api/status only): once the listing is complete they are read again for both, and a search or a
+   * usage report finds each once it is in.
    */
   searching?: number;
 }

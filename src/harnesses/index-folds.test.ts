@@ -14,6 +14,9 @@ import { readRollout } from './codex/discovery/rollout-file.ts';
 import { modelSwitchRollout, rec, TID, writeRollout } from './codex/discovery/rollout-fixtures.test-support.ts';
 import { scanTranscripts } from './pi/discovery/transcript-scan.ts';
 import { assistant, header, jsonl, sessionFileName, user, writeSession } from './pi/discovery/fixture-records.test-support.ts';
+import { assistantLine, userLine, writeTranscript } from './claude/discovery/claude-fixtures.test-support.ts';
+
+const CLAUDE_ID = '00000000-0000-4000-8000-000000000042';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'muster-index-folds-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -65,5 +68,32 @@ test('pi and omp: the worker fold gives the summary, offset and usage records of
     const next = fold(harness, file, r.offset, structuredClone(r.summary));
     assert.deepEqual(next.usage, index.usage().slice(2), harness);
     assert.deepEqual(next.summary, index.get(file)?.summary, harness);
+  }
+});
+
+test('a fold asked for no usage records (a cold index\'s first pass) gives none, and the same summary and offset, for each harness', () => {
+  const codex = writeRollout(path.join(tmp, 'codex-nousage'), TID, modelSwitchRollout());
+  const claudeHome = path.join(tmp, 'claude-nousage');
+  const claude = writeTranscript(claudeHome, CLAUDE_ID, [
+    userLine('hi', { sessionId: CLAUDE_ID }),
+    assistantLine({ id: 'msg_1', requestId: 'req_1', input: 10, output: 2, sessionId: CLAUDE_ID }),
+    // Messages without an id are numbered (their records' keys): the summary counts them either way.
+    JSON.stringify({ ...JSON.parse(assistantLine({ id: 'x', input: 3, output: 1, sessionId: CLAUDE_ID })), message: { role: 'assistant', model: 'claude-sonnet-4-5', content: [], usage: { input_tokens: 3, output_tokens: 1 } } }),
+  ], '/home/dev/p');
+  const piDir = path.join(tmp, 'pi-nousage', 'sessions', '--home-dev-p--');
+  fs.mkdirSync(piDir, { recursive: true });
+  const PI_ID = '01a22b3e-7108-72cf-96ba-1191d1508087';
+  const pi = writeSession(path.join(piDir, sessionFileName(PI_ID, '2026-11-30T06:57:22.185Z')), [
+    header(PI_ID, '/home/dev/p', '2026-11-30T06:57:22.185Z'), user('hi', '2026-11-30T06:57:23.000Z'),
+    assistant({ ts: '2026-11-30T06:57:24.000Z', text: 'x', model: 'claude-sonnet-4-5', usage: { input: 100, output: 5 }, cost: 0.01 }),
+  ]);
+  for (const [kind, file] of [['claude', claude], ['codex', codex], ['pi', pi], ['omp', pi]] as const) {
+    const withUsage = fold(kind, file);
+    const r = INDEX_FOLDS[kind]!({ path: file, from: 0, summary: null, bytes: fs.statSync(file).size, usage: false });
+    assert.ok(r.ok, kind);
+    assert.ok(withUsage.usage.length > 0, kind);
+    assert.deepEqual(r.usage, [], kind);
+    assert.deepEqual(r.summary, withUsage.summary, kind);
+    assert.equal(r.offset, withUsage.offset, kind);
   }
 });

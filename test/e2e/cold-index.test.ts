@@ -4,7 +4,8 @@
  * a batch per worker every 1.5 s) so a figure can be seen between batches: `muster status` says
  * "indexed n / 640 transcripts" while it reads, `muster ls` (after waiting its 2 s) lists the sessions
  * read so far, and once it is over the figure is gone and every session is listed; then search's
- * messages, read again once the listing is complete, are counted down and found.
+ * messages and the usage records, read again once the listing is complete, are counted down, found
+ * and reported.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -92,5 +93,13 @@ describe('cold index progress (issue 17)', () => {
     assert.equal(found.code, 0, found.stderr);
     const results = found.json.results as { session: { id: string } }[];
     assert.deepEqual(results.map((r) => r.session.id), [id(17)]);
+    // The usage records came with that read: the report counts every message once.
+    for (const until = Date.now() + 10_000; Date.now() < until; await sleep(50)) {
+      if (((await runCli(['status'], env)).json.indexing as { writing?: unknown } | undefined)?.writing === 0) break;
+    }
+    const usage = await runCli(['usage', '--since', '2026-11-01', '--json'], env);
+    assert.equal(usage.code, 0, usage.stderr);
+    const totals = usage.json.totals as { tokens: { input: number }; messages: number; sessions: number };
+    assert.deepEqual({ input: totals.tokens.input, messages: totals.messages, sessions: totals.sessions }, { input: N * 100, messages: N, sessions: N });
   });
 });

@@ -62,7 +62,7 @@ function onDisk(sizes: Record<string, number>, onRead?: (t: FileTask, index: num
         const lines = Array.from({ length: (size - t.from) / 100 }, (_, i) => t.from / 100 + i);
         return {
           ok: true, path: t.path, size, mtimeMs: size, offset: size, summary: { lines: ((t.summary as Summary | null)?.lines ?? 0) + lines.length },
-          usage: lines.map((i) => record({ iso: '2026-12-01T10:00:00Z', key: `${t.path}:${i}` })),
+          usage: t.usage === false ? [] : lines.map((i) => record({ iso: '2026-12-01T10:00:00Z', key: `${t.path}:${i}` })),
           ...(t.messages ? { messages: { sessionId: t.path, from: t.from, items: lines.map((i) => ({ role: 'user' as const, text: `line ${i}`, at: null })) } } : {}),
           linesParsed: lines.length, linesSkipped: 0, bytes: t.bytes,
         };
@@ -75,7 +75,7 @@ function onDisk(sizes: Record<string, number>, onRead?: (t: FileTask, index: num
 const isSummary = (x: unknown): boolean => typeof (x as Summary | null)?.lines === 'number';
 const texts = (index: ReturnType<typeof createMemoryTranscriptIndex>, path: string): string[] => index.messages(path).map((m) => m.text);
 
-test("with messages, a file read from its start comes without them; once the listing is complete it is read again for them, its usage not written twice", async () => {
+test('with messages, a file read from its start comes without them and its usage records; once the listing is complete it is read again for both', async () => {
   const index = createMemoryTranscriptIndex();
   index.put({ path: '/old.jsonl', harness: 'claude', size: 200, mtimeMs: 200, offset: 200, summary: { lines: 2 }, messages: { sessionId: '/old.jsonl', from: 0, items: [{ role: 'user', text: 'line 0', at: null }, { role: 'user', text: 'line 1', at: null }] } });
   const indexer = onDisk({ '/a.jsonl': 300, '/b.jsonl': 200, '/old.jsonl': 400 });
@@ -85,14 +85,15 @@ test("with messages, a file read from its start comes without them; once the lis
   });
   assert.ok(run);
   await run.done;
-  assert.deepEqual(indexer.seen.map((t) => [t.path, t.from, t.messages ?? false]), [['/a.jsonl', 0, false], ['/b.jsonl', 0, false], ['/old.jsonl', 200, true]], 'a resumed file brings its messages at once');
+  assert.deepEqual(indexer.seen.map((t) => [t.path, t.from, t.messages ?? false, t.usage ?? true]), [['/a.jsonl', 0, false, false], ['/b.jsonl', 0, false, false], ['/old.jsonl', 200, true, true]], 'a resumed file brings both at once');
   assert.deepEqual(index.get('/a.jsonl')?.summary, { lines: 3 }, 'the listing has what it needs');
+  assert.deepEqual(index.usage().map((u) => u.key), ['/old.jsonl:2', '/old.jsonl:3']);
   assert.equal(index.searchBehind?.(), 2);
   assert.deepEqual(texts(index, '/a.jsonl'), []);
   assert.deepEqual(texts(index, '/old.jsonl'), ['line 0', 'line 1', 'line 2', 'line 3']);
   const summaryOfA = index.get('/a.jsonl')?.summary;
   await run.searched;
-  assert.deepEqual(indexer.seen.slice(3).map((t) => [t.path, t.from, t.messages ?? false]), [['/a.jsonl', 0, true], ['/b.jsonl', 0, true]]);
+  assert.deepEqual(indexer.seen.slice(3).map((t) => [t.path, t.from, t.messages ?? false, t.usage ?? true]), [['/a.jsonl', 0, true, true], ['/b.jsonl', 0, true, true]]);
   assert.equal(index.searchBehind?.(), 0);
   assert.deepEqual(texts(index, '/a.jsonl'), ['line 0', 'line 1', 'line 2']);
   assert.deepEqual(texts(index, '/b.jsonl'), ['line 0', 'line 1']);
@@ -126,12 +127,14 @@ test('a file another read got further in meanwhile is read again for its message
   assert.equal(index.searchBehind?.(), 0);
 });
 
-test('without messages nothing is read twice', async () => {
+test('without messages (search off) nothing is read twice, and the one read brings the usage records', async () => {
   const index = createMemoryTranscriptIndex();
   const indexer = onDisk({ '/a.jsonl': 200 });
   const run = startColdRun({ harness: 'claude', kind: 'claude', index, cold: { indexer, minBytes: 0 }, isSummary, onProgress: () => {}, files: [{ path: '/a.jsonl', size: 200, mtimeMs: 200 }] });
   assert.ok(run);
   await run.searched;
   assert.equal(indexer.seen.length, 1);
+  assert.equal(indexer.seen[0]?.usage, undefined);
+  assert.equal(index.usage().length, 2);
   assert.equal(index.searchBehind?.(), 0);
 });

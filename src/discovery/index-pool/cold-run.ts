@@ -4,11 +4,13 @@
  * ends. A file some other read brought up to date meanwhile (a watch event's targeted read) keeps what
  * that read wrote.
  *
- * Search's messages come second. A file read from its start is first read without them (its put says
- * `searchLater`): what the listing needs, tokens, cost and status, is complete sooner, and the run holds
- * and hands over less. Once the listing is complete, those files are read again from the start with
- * their messages, one more pass through the same indexer, and each put brings them to search. A file
- * read from an offset (it grew since it was indexed) brings its messages at once, as before.
+ * Search's messages and the usage records come second. A file read from its start is first read
+ * without them (its put says `searchLater`): what the listing needs, each session's summary with its
+ * tokens, cost and status, is complete sooner, and the run holds and hands over less. Once the listing
+ * is complete, those files are read again from the start with both, one more pass through the same
+ * indexer, and each put brings them to the store (usage reports and search then have them). A file read
+ * from an offset (it grew since it was indexed) brings both at once, as before. Without messages (search
+ * off) there is one pass, with the usage records.
  */
 import type { Harness } from '../../core/session.ts';
 import type { IndexProgress, TranscriptIndex, TranscriptIndexEntry } from '../contract.ts';
@@ -81,8 +83,10 @@ export function startColdRun(o: ColdRunOptions): ColdRun | null {
     // A copy to fold into: the daemon's thread folds some tasks as they are (pool.ts), and the index's own
     // object must not change before the result is put, nor at all when the read fails.
     const summary = resume ? structuredClone(entry.summary) : null;
-    // A read from the start brings its messages in the second pass (searchLater); a resumed one at once.
-    const task: FileTask = { path: f.path, from, summary, bytes: Math.max(0, f.size - from), ...(from > 0 ? wanted : {}) };
+    // A read from the start brings its messages and usage records in the second pass (searchLater); a
+    // resumed one both at once.
+    const later = o.messages === true && from === 0 ? { usage: false } : {};
+    const task: FileTask = { path: f.path, from, summary, bytes: Math.max(0, f.size - from), ...(from > 0 ? wanted : later) };
     planned.set(f.path, { task, before: entry });
     bytesTotal += task.bytes;
   }
@@ -136,12 +140,12 @@ async function readForSearch(o: ColdRunOptions, tasks: FileTask[], wanted: Parti
 }
 
 /**
- * The second pass's results: each file read again from its start, now with its messages, is put whole
- * (as any read from the start is), unless it left the index meanwhile. When its bytes are those the
- * first pass read, its usage records are not written again and the summary the index holds is kept (the
- * same: a listing then finds nothing changed). When a read from an offset got further meanwhile (a
- * session writing; the store kept none of its messages, the path being behind), the file is read again
- * (`again`); on the last try this read is put all the same, and the next listing reads on from its offset.
+ * The second pass's results: each file read again from its start, now with its messages and usage
+ * records, is put whole (as any read from the start is), unless it left the index meanwhile. When its
+ * bytes are those the first pass read, the summary the index holds is kept (the same: a listing then
+ * finds nothing changed). When a read from an offset got further meanwhile (a session writing; the
+ * store kept none of its messages, the path being behind), the file is read again (`again`); on the last
+ * try this read is put all the same, and the next listing reads on from its offset.
  */
 function putMessages(o: ColdRunOptions, results: FileResult[], again: ((path: string, bytes: number) => void) | null): void {
   for (const r of results) {
@@ -153,7 +157,7 @@ function putMessages(o: ColdRunOptions, results: FileResult[], again: ((path: st
     }
     const same = e.size === r.size && e.mtimeMs === r.mtimeMs && e.offset === r.offset;
     try {
-      o.index.put({ path: r.path, harness: o.harness, size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, summary: same ? e.summary : r.summary, ...(same ? {} : { usage: r.usage }), messages: r.messages });
+      o.index.put({ path: r.path, harness: o.harness, size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, summary: same ? e.summary : r.summary, usage: r.usage, messages: r.messages });
     } catch {
       // the store closing: its next open reads the file again (it has no search row)
     }

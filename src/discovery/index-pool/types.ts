@@ -17,6 +17,11 @@ export interface FileTask {
   messages?: boolean;
   /** With `messages`: whether tool results' text is wanted (false: each is a message without text). Default: true. */
   toolOutput?: boolean;
+  /**
+   * Also give the usage records of the bytes read. Default: true. False: none (the summary is the
+   * same), for a read whose records a later read of the same bytes brings (cold-run.ts).
+   */
+  usage?: boolean;
 }
 
 /** What reading one file gave: the index entry's fields, or why it could not be read. */

@@ -34,6 +34,10 @@ function history(n: number): string {
 }
 
 const byId = (list: Session[]): Session[] => [...list].sort((a, b) => a.id.localeCompare(b.id));
+/** Waits until `check` holds, at most 5 s. */
+const until = async (check: () => boolean): Promise<void> => {
+  for (const deadline = Date.now() + 5000; !check() && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
+};
 
 test('a cold index reads the history in batches beside the first listing, and ends with the listing a plain read gives', async () => {
   const home = history(24);
@@ -55,6 +59,8 @@ test('a cold index reads the history in batches beside the first listing, and en
   assert.equal(source.coldIndex?.(() => {}), null, 'once indexed, nothing is left for a cold index');
   assert.equal(index.list('claude').length, 24);
   const byKey = (u: UsageRecord[]): UsageRecord[] => [...u].sort((a, b) => a.key.localeCompare(b.key));
+  // The usage records and search's messages come with the second pass, once the listing is complete.
+  await until(() => index.searchBehind?.() === 0);
   assert.equal(index.usage().length, 24);
   assert.deepEqual(byKey(index.usage()), byKey(plainIndex.usage()), 'the workers emit the usage records a plain read does');
   await indexer.close();
@@ -104,8 +110,13 @@ test('a cold index holds the store\'s writes while it folds, and they are in the
     assert.ok(whileFolding.length > 0, 'progress was reported while it folded');
     assert.deepEqual(new Set(whileFolding), new Set([0]), 'nothing was written while it folded');
     assert.equal((await source.list()).length, 8, 'the listing is complete when it ends');
-    for (const deadline = Date.now() + 2000; rows('SELECT count(*) AS n FROM transcript_index') < 8 && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 5));
+    await until(() => rows('SELECT count(*) AS n FROM transcript_index') >= 8);
     assert.equal(rows('SELECT count(*) AS n FROM transcript_index'), 8, 'every entry is in the file');
+    // The usage records come with the second pass (with search's messages), once the listing is complete;
+    // unheld, they go out at the store's interval (a minute here): flushed once they are all put.
+    await until(() => store.transcriptIndex.searchBehind?.() === 0);
+    assert.equal(store.transcriptIndex.searchBehind?.(), 0, 'the second pass put every file');
+    store.transcriptIndex.flush?.();
     assert.equal(rows('SELECT count(*) AS n FROM usage_records'), 8, 'and every usage record');
   } finally {
     peek.close();

@@ -152,7 +152,7 @@ export function foldClaudeTask(task: FileTask): FileResult {
     const sink = { sessionId: path.basename(task.path, '.jsonl'), emit: (u: UsageRecord) => void usage.push(u) };
     const from = resume ? task.from : 0;
     const collector: MessageCollector | undefined = task.messages ? { items: [], options: { toolOutput: task.toolOutput !== false } } : undefined;
-    const r = foldTranscriptFile(task.path, from, summary, MAX_LINE_BYTES, sink, collector);
+    const r = foldTranscriptFile(task.path, from, summary, MAX_LINE_BYTES, task.usage === false ? undefined : sink, collector);
     const messages = collector ? { messages: { sessionId: sink.sessionId, from, items: collector.items } } : {};
     return { ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, ...messages, linesParsed: r.linesParsed, linesSkipped: r.linesSkipped, bytes: task.bytes };
   } catch (e) {

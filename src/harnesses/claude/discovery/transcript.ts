@@ -145,8 +145,10 @@ export function applyRecord(s: TranscriptSummary, raw: unknown, sink?: UsageSink
         countAssistantUsage(s.usage, message);
         const key = messageKey(record, message);
         s.rootKey ??= key;
+        // Counted with or without a sink: the summary is the same whoever reads (a read on from it numbers on).
+        const unkeyed = key === null ? s.unkeyed++ : 0;
         if (sink) {
-          const r = usageRecordOf(record, message, key ?? `${sink.sessionId}:unkeyed:${s.unkeyed++}`, sink.sessionId, t);
+          const r = usageRecordOf(record, message, key ?? `${sink.sessionId}:unkeyed:${unkeyed}`, sink.sessionId, t);
           if (r) sink.emit(r);
         }
       }

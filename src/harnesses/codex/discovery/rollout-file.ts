@@ -121,7 +121,7 @@ export function foldCodexTask(task: FileTask): FileResult {
     const usage: UsageRecord[] = [];
     const from = resume ? task.from : 0;
     const items: TranscriptMessage[] | undefined = task.messages ? [] : undefined;
-    const r = foldRolloutFile(task.path, from, summary, MAX_LINE_BYTES, usageSinkOf(task.path, usage), items);
+    const r = foldRolloutFile(task.path, from, summary, MAX_LINE_BYTES, task.usage === false ? undefined : usageSinkOf(task.path, usage), items);
     const messages = items ? messagesOf(task.path, from, items) : undefined;
     return {
       ok: true, path: task.path, size: st.size, mtimeMs: st.mtimeMs, offset: r.offset, summary, usage, ...(messages ? { messages } : {}),

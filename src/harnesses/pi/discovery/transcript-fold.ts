@@ -102,10 +102,10 @@ export function piFold(harness: 'pi' | 'omp', afterRead?: (path: string, summary
       const nameId = idFromFileName(basename(task.path));
       const from = resume ? task.from : 0;
       const items: TranscriptMessage[] = [];
-      const collectUsage = usageCollector(harness, nameId, summary, usage);
+      const collectUsage = task.usage === false ? null : usageCollector(harness, nameId, summary, usage);
       const collectMessages = task.messages ? messageCollector(items) : null;
       const offset = foldPiFile(task.path, from, summary, MAX_LINE_BYTES, (record) => {
-        collectUsage(record);
+        collectUsage?.(record);
         collectMessages?.(record);
       });
       afterRead?.(task.path, summary);

@@ -161,7 +161,7 @@ async function printBreakdown(harness: Harness, dir: string, bytes: number): Pro
   if (b) console.log(`    \`muster ls\` right after the index: ${ms(b.lsMs)}; again once the daemon's writes were done: ${ms(b.lsQuietMs)}`);
   const alone = foldAloneMs(harness, dir, false);
   const withMessages = foldAloneMs(harness, dir, true);
-  console.log(`    the fold alone, one warm thread in this process: ${ms(alone)} (${(bytes / MiB / (alone / 1000)).toFixed(0)} MiB/s); with search's messages ${ms(withMessages)}`);
+  console.log(`    the fold alone, one warm thread in this process: the first pass ${ms(alone)} (${(bytes / MiB / (alone / 1000)).toFixed(0)} MiB/s); the second (search's messages and the usage records) ${ms(withMessages)}`);
 }
 
 async function main(): Promise<number> {

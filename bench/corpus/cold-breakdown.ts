@@ -6,8 +6,9 @@
  *   status poll, the last reading of each thread kept (a worker ends with the index);
  * - `muster ls` right after the index is over, and again once the daemon's writes are done (its CPU
  *   quiet), which is what the writes after a cold index cost the listing that follows it;
- * - Muster's fold alone on one warm thread in this process (the third of three rounds), with and
- *   without search's messages: the per-byte work, without threads, store or HTTP.
+ * - Muster's fold alone on one warm thread in this process (the third of three rounds), as the cold
+ *   index's first pass reads (no messages, no usage records) and as its second (both): the per-byte
+ *   work, without threads, store or HTTP.
  * Linux only (/proc); elsewhere the per-thread figures are left out.
  */
 import { spawnSync } from 'node:child_process';
@@ -118,8 +119,9 @@ export function timeLs(bin: string, env: NodeJS.ProcessEnv): number {
 
 /** Muster's fold over every transcript under `dir` on this thread, the third of three rounds, ms. */
 export function foldAloneMs(kind: 'claude' | 'codex', dir: string, messages: boolean): number {
+  // As the cold index's passes read: the first without messages nor usage records, the second with both.
   const files = (readdirSync(dir, { recursive: true }) as string[]).map((f) => join(dir, f)).filter((f) => f.endsWith('.jsonl'));
-  const tasks = (): FileTask[] => files.map((path) => ({ path, from: 0, summary: null, bytes: statSync(path).size, messages, toolOutput: false }));
+  const tasks = (): FileTask[] => files.map((path) => ({ path, from: 0, summary: null, bytes: statSync(path).size, messages, toolOutput: false, ...(messages ? {} : { usage: false }) }));
   let ms = 0;
   for (let round = 0; round < 3; round++) {
     const t = tasks();

@@ -137,7 +137,9 @@ export interface TranscriptIndexEntry {
    * index reads search's messages, and its usage records, again once its listing is complete). Until then the path is behind:
    * what was indexed for it is dropped and the messages of puts in between are not kept (that later
    * put brings them), so a search never holds part of a file out of order, and a crash meanwhile leaves
-   * a path the search index has no row for, which the store reads again at its next open.
+   * a path the search index has no row for, which the store reads again at its next open. False: this
+   * put is that later read (from the start), which brings the path level even without messages (a
+   * file with no session to index them under).
    */
   searchLater?: boolean;
 }
@@ -183,7 +185,8 @@ export interface TranscriptIndex {
 
 /**
  * Whether a put leaves `path` behind in search (`searchLater`), or finds it so: then its messages are
- * not kept. A put whose messages are read from the file's start brings it level. Updates `behind`.
+ * not kept. A put whose messages are read from the file's start, or that says `searchLater: false`,
+ * brings it level. Updates `behind`.
  */
 export function isSearchBehind(behind: Set<string>, path: string, searchLater: boolean | undefined, messages: IndexedMessages | undefined): boolean {
   if (searchLater === true) {
@@ -191,7 +194,7 @@ export function isSearchBehind(behind: Set<string>, path: string, searchLater: b
     return true;
   }
   if (!behind.has(path)) return false;
-  if (messages !== undefined && messages.position === undefined && messages.from === 0) {
+  if (searchLater === false || (messages !== undefined && messages.position === undefined && messages.from === 0)) {
     behind.delete(path);
     return false;
   }

@@ -63,7 +63,7 @@ function onDisk(sizes: Record<string, number>, onRead?: (t: FileTask, index: num
         return {
           ok: true, path: t.path, size, mtimeMs: size, offset: size, summary: { lines: ((t.summary as Summary | null)?.lines ?? 0) + lines.length },
           usage: t.usage === false ? [] : lines.map((i) => record({ iso: '2026-12-01T10:00:00Z', key: `${t.path}:${i}` })),
-          ...(t.messages ? { messages: { sessionId: t.path, from: t.from, items: lines.map((i) => ({ role: 'user' as const, text: `line ${i}`, at: null })) } } : {}),
+          ...(t.messages && !t.path.startsWith('/nosession') ? { messages: { sessionId: t.path, from: t.from, items: lines.map((i) => ({ role: 'user' as const, text: `line ${i}`, at: null })) } } : {}),
           linesParsed: lines.length, linesSkipped: 0, bytes: t.bytes,
         };
       }));
@@ -137,4 +137,17 @@ test('without messages (search off) nothing is read twice, and the one read brin
   assert.equal(indexer.seen[0]?.usage, undefined);
   assert.equal(index.usage().length, 2);
   assert.equal(index.searchBehind?.(), 0);
+});
+
+test('a file the second pass gives no messages for (no session to index them under) is brought level, with its usage records', async () => {
+  const index = createMemoryTranscriptIndex();
+  const indexer = onDisk({ '/nosession.jsonl': 200 });
+  const run = startColdRun({ harness: 'codex', kind: 'codex', index, cold: { indexer, minBytes: 0 }, messages: true, isSummary, onProgress: () => {}, files: [{ path: '/nosession.jsonl', size: 200, mtimeMs: 200 }] });
+  assert.ok(run);
+  await run.done;
+  assert.equal(index.searchBehind?.(), 1);
+  await run.searched;
+  assert.equal(indexer.seen.length, 2);
+  assert.equal(index.searchBehind?.(), 0);
+  assert.equal(index.usage().length, 2);
 });

@@ -85,8 +85,8 @@ export function startColdRun(o: ColdRunOptions): ColdRun | null {
     const summary = resume ? structuredClone(entry.summary) : null;
     // A read from the start brings its messages and usage records in the second pass (searchLater); a
     // resumed one both at once.
-    const later = o.messages === true && from === 0 ? { usage: false } : {};
-    const task: FileTask = { path: f.path, from, summary, bytes: Math.max(0, f.size - from), ...(from > 0 ? wanted : later) };
+    const firstPass = o.messages === true && from === 0 ? { usage: false } : {};
+    const task: FileTask = { path: f.path, from, summary, bytes: Math.max(0, f.size - from), ...(from > 0 ? wanted : firstPass) };
     planned.set(f.path, { task, before: entry });
     bytesTotal += task.bytes;
   }
@@ -150,14 +150,15 @@ async function readForSearch(o: ColdRunOptions, tasks: FileTask[], wanted: Parti
 function putMessages(o: ColdRunOptions, results: FileResult[], again: ((path: string, bytes: number) => void) | null): void {
   for (const r of results) {
     const e = o.index.get(r.path);
-    if (!r.ok || !r.messages || e === undefined) continue;
+    if (!r.ok || e === undefined) continue;
     if (e.offset > r.offset && again) {
       again(r.path, e.size);
       continue;
     }
     const same = e.size === r.size && e.mtimeMs === r.mtimeMs && e.offset === r.offset;
     try {
-      o.index.put({ path: r.path, harness: o.harness, size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, summary: same ? e.summary : r.summary, usage: r.usage, messages: r.messages });
+      // A file the fold gives no messages for (no session id to index them under) is brought level all the same.
+      o.index.put({ path: r.path, harness: o.harness, size: r.size, mtimeMs: r.mtimeMs, offset: r.offset, summary: same ? e.summary : r.summary, usage: r.usage, ...(r.messages ? { messages: r.messages } : {}), searchLater: false });
     } catch {
       // the store closing: its next open reads the file again (it has no search row)
     }

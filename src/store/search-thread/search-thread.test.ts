@@ -116,6 +116,10 @@ describe('the search thread', () => {
       store.transcriptIndex.put({ path: '/t/b.jsonl', harness: 'claude', size: 20, mtimeMs: 2, offset: 20, summary: {}, searchLater: true });
       put(store, '/t/b.jsonl', 30, 20, [msg('between')]); // a watch event's read meanwhile: its messages wait for the read from the start
       store.transcriptIndex.put({ path: '/t/c.jsonl', harness: 'claude', size: 10, mtimeMs: 1, offset: 10, summary: {}, searchLater: true });
+      // d: its later read has no messages to give (no session): it says so, and is level.
+      store.transcriptIndex.put({ path: '/t/d.jsonl', harness: 'claude', size: 10, mtimeMs: 1, offset: 10, summary: {}, searchLater: true });
+      assert.equal(store.transcriptIndex.searchBehind?.(), 3);
+      store.transcriptIndex.put({ path: '/t/d.jsonl', harness: 'claude', size: 10, mtimeMs: 1, offset: 10, summary: {}, searchLater: false });
       assert.equal(store.transcriptIndex.searchBehind?.(), 2);
       put(store, '/t/c.jsonl', 10, 0, [msg('gamma')]);
       put(store, '/t/c.jsonl', 20, 10, [msg('delta')]);
@@ -128,7 +132,7 @@ describe('the search thread', () => {
       store.close();
       const lines: string[] = [];
       const reopened = openSqliteStore({ path: t.path, log: (l) => lines.push(l) });
-      assert.deepEqual(reopened.transcriptIndex.list('claude').map((e) => e.path).sort(), ['/t/a.jsonl', '/t/c.jsonl'], 'b, still behind, will be read again whole');
+      assert.deepEqual(reopened.transcriptIndex.list('claude').map((e) => e.path).sort(), ['/t/a.jsonl', '/t/c.jsonl', '/t/d.jsonl'], 'b, still behind, will be read again whole');
       assert.match(lines.join('\n'), /1 transcript\(s\) will be read again/);
       reopened.close();
     } finally {

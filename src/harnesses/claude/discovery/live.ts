@@ -33,6 +33,8 @@ export interface RegistryScanOptions {
   readText?: (file: string) => string;
   /** With `cache`: how old a file's mtime and ctime must be for its entry to be kept, ms. Default: 1000. */
   settledMs?: number;
+  /** The same where the file system keeps sub-second timestamps (settleMsOf). Default: 100. */
+  fineSettledMs?: number;
 }
 
 /**
@@ -49,6 +51,22 @@ export type RegistryReadCache = Map<string, { ino: number; size: number; mtimeMs
  * older than this, any later write sets them to a time after the read.
  */
 const SETTLED_MS = 1000;
+/**
+ * The same on a file system that keeps sub-second timestamps (ext4, xfs, btrfs, tmpfs): the kernel
+ * stamps them from a clock that moves every tick (1 to 10 ms), so a write 100 ms after another gets
+ * a later time. A daemon started right after its sessions then keeps their entries from its first
+ * listing instead of reading them all again at the first safety rescan.
+ */
+const FINE_SETTLED_MS = 100;
+
+/**
+ * How long a file must have stood unchanged for a stat to tell any later write: `fine` when both its
+ * mtime and ctime have a part below the second (a file system with sub-second timestamps; one with
+ * whole seconds, or two like FAT, never has one), else `coarse`.
+ */
+export function settleMsOf(st: { mtimeMs: number; ctimeMs: number }, coarse: number, fine: number): number {
+  return st.mtimeMs % 1000 !== 0 && st.ctimeMs % 1000 !== 0 ? fine : coarse;
+}
 
 const CLAUDE_NAME = /^claude(?:\.exe)?$/;
 /** From this many registry entries on, they are checked against one snapshot of the process table. */
@@ -114,7 +132,7 @@ function readEntry(file: string, pid: number, readText?: (file: string) => strin
 }
 
 /** readEntry through the cache: an unchanged settled file gives a copy of what it gave before. */
-function readThroughCache(file: string, pid: number, cache: RegistryReadCache, settledMs: number, readText?: (file: string) => string): Read {
+function readThroughCache(file: string, pid: number, cache: RegistryReadCache, settle: { coarse: number; fine: number }, readText?: (file: string) => string): Read {
   const now = Date.now();
   let st: fs.Stats;
   try {
@@ -129,6 +147,7 @@ function readThroughCache(file: string, pid: number, cache: RegistryReadCache, s
   }
   const r = readEntry(file, pid, readText);
   // Kept only when settled before the stat: a write after the stat changes what the next stat says.
+  const settledMs = settleMsOf(st, settle.coarse, settle.fine);
   if (r.kind === 'entry' && st.mtimeMs < now - settledMs && st.ctimeMs < now - settledMs) {
     cache.set(file, { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, entry: { ...r.entry } });
   } else cache.delete(file);
@@ -157,13 +176,14 @@ export async function scanRegistry(options: RegistryScanOptions): Promise<Regist
     }
   };
   const { cache, readText } = options;
+  const settle = { coarse: options.settledMs ?? SETTLED_MS, fine: options.fineSettledMs ?? FINE_SETTLED_MS };
   const listed = new Set<string>();
   for (const name of names) {
     const pid = registryFilePid(name);
     if (pid === null) continue;
     const file = path.join(options.sessionsDir, name);
     listed.add(file);
-    take(file, pid, cache ? readThroughCache(file, pid, cache, options.settledMs ?? SETTLED_MS, readText) : readEntry(file, pid, readText), false);
+    take(file, pid, cache ? readThroughCache(file, pid, cache, settle, readText) : readEntry(file, pid, readText), false);
   }
   if (cache) for (const file of cache.keys()) if (!listed.has(file)) cache.delete(file);
   if (torn.length > 0) {

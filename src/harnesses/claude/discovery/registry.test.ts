@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createFakeProc } from '../../../../test/fakes/fake-proc.ts';
 import { paneFromTmuxField, parseRegistryEntry, registryFilePid } from './registry.ts';
-import { isClaudeProcess, scanRegistry } from './live.ts';
+import { isClaudeProcess, scanRegistry, settleMsOf } from './live.ts';
 import type { RegistryReadCache } from './live.ts';
 import { claudeProc, registryJson, SID, tempHome, writeRegistry } from './claude-fixtures.test-support.ts';
 
@@ -137,7 +137,7 @@ describe('claude registry liveness', () => {
     const reads: string[] = [];
     const readText = (f: string): string => (reads.push(path.basename(f)), fs.readFileSync(f, 'utf8'));
     const cache: RegistryReadCache = new Map();
-    const scan = () => scanRegistry({ sessionsDir: path.join(h, 'sessions'), proc, cache, readText, settledMs: 0 });
+    const scan = () => scanRegistry({ sessionsDir: path.join(h, 'sessions'), proc, cache, readText, settledMs: 0, fineSettledMs: 0 });
     await new Promise((r) => setTimeout(r, 5)); // both files older than the settle time (0 ms) by then
     const first = await scan();
     assert.deepEqual(first.live.map((e) => e.status).sort(), ['busy', 'idle']);
@@ -164,11 +164,32 @@ describe('claude registry liveness', () => {
     writeRegistry(h, { pid: 100, procStart: 500 });
     let reads = 0;
     const cache: RegistryReadCache = new Map();
-    const scan = () => scanRegistry({ sessionsDir: path.join(h, 'sessions'), proc, cache, readText: (f) => (reads++, fs.readFileSync(f, 'utf8')) });
+    // Settle times no scan here can outlast, however slow the machine.
+    const scan = () => scanRegistry({ sessionsDir: path.join(h, 'sessions'), proc, cache, readText: (f) => (reads++, fs.readFileSync(f, 'utf8')), settledMs: 60_000, fineSettledMs: 60_000 });
     assert.deepEqual((await scan()).live.map((e) => e.pid), [100]);
     assert.deepEqual((await scan()).live.map((e) => e.pid), [100]);
     assert.equal(reads, 2, 'a rewrite within the timestamps\' granularity would not show in the stat: read again');
     assert.equal(cache.size, 0);
+  });
+
+  it('the settle time is short where the file system keeps sub-second timestamps, a second where it keeps whole ones', async () => {
+    assert.equal(settleMsOf({ mtimeMs: 1_764_000_000_123.456, ctimeMs: 1_764_000_000_123.456 }, 1000, 100), 100);
+    assert.equal(settleMsOf({ mtimeMs: 1_764_000_000_000, ctimeMs: 1_764_000_001_000 }, 1000, 100), 1000, 'whole seconds');
+    assert.equal(settleMsOf({ mtimeMs: 1_764_000_000_000, ctimeMs: 1_764_000_000_417.2 }, 1000, 100), 1000, 'one whole: not trusted');
+    // This machine's temp dir keeps sub-second times: a file 150 ms old is kept from its first read (the default, 100 ms).
+    const h = home();
+    const proc = createFakeProc({ processes: [claudeProc(100, 500)] });
+    const file = writeRegistry(h, { pid: 100, procStart: 500 });
+    const st = fs.statSync(file);
+    assert.equal(settleMsOf(st, 1000, 100), 100, `the test's premise: ${h} keeps sub-second timestamps`);
+    await new Promise((r) => setTimeout(r, 150));
+    let reads = 0;
+    const cache: RegistryReadCache = new Map();
+    const scan = () => scanRegistry({ sessionsDir: path.join(h, 'sessions'), proc, cache, readText: (f) => (reads++, fs.readFileSync(f, 'utf8')) });
+    await scan();
+    await scan();
+    assert.equal(reads, 1);
+    assert.equal(cache.size, 1);
   });
 
   it('a missing sessions dir is an empty registry', async () => {

@@ -134,8 +134,8 @@ export interface TranscriptIndexEntry {
   messages?: IndexedMessages;
   /**
    * This read's messages come later, in a put whose messages are read from the file's start (a cold
-   * index reads search's messages, and its usage records, again once its listing is complete). Until then the path is behind:
-   * what was indexed for it is dropped and the messages of puts in between are not kept (that later
+   * index reads search's messages, and its usage records, again once its listing is complete). Until
+   * then the path is behind: what was indexed for it is dropped and the messages of puts in between are not kept (that later
    * put brings them), so a search never holds part of a file out of order, and a crash meanwhile leaves
    * a path the search index has no row for, which the store reads again at its next open. False: this
    * put is that later read (from the start), which brings the path level even without messages (a

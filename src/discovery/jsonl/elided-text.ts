@@ -4,7 +4,7 @@
  * and of a long one only its first part, cut where no character or escape is split. The first part
  * decoded is a true prefix of the whole string's value.
  */
-import { ELIDED } from './skeleton.ts';
+import { ELIDED, elidedSpan } from './skeleton.ts';
 import type { ElidedRanges } from './skeleton.ts';
 
 const BACKSLASH = 0x5c;
@@ -53,14 +53,12 @@ export class ElidedText {
   readonly text = (x: unknown): string | null => {
     if (typeof x !== 'string') return null;
     if (!x.startsWith(ELIDED)) return x;
-    const n = Number(x.slice(ELIDED.length));
-    const start = this.ranges.spans[2 * n];
-    const end = this.ranges.spans[2 * n + 1];
-    if (this.ranges.strayNul || x.length === ELIDED.length || !Number.isInteger(n) || start === undefined || end === undefined) {
+    const span = elidedSpan(x, this.ranges);
+    if (span === undefined) {
       this.failed = true; // a string of the line may read like a sentinel, or one has no range: not ours to guess
       return null;
     }
-    const v = this.decode(start, end);
+    const v = this.decode(span[0], span[1]);
     if (v === undefined) this.failed = true;
     return v ?? null;
   };

@@ -2,7 +2,7 @@
 export { isBlank, parseJsonLine, readJsonlFrom } from './jsonl-reader.ts';
 export { readLinesFrom } from './line-reader.ts';
 export type { LineReadOptions, LineReadResult, LineSink } from './line-reader.ts';
-export { ELIDED, elidedRanges, isElided, parseSkeleton } from './skeleton.ts';
+export { ELIDED, elidedRanges, elidedSpan, isElided, parseSkeleton } from './skeleton.ts';
 export type { ElidedRanges } from './skeleton.ts';
 export { ElidedText } from './elided-text.ts';
 export type { JsonlReadOptions, JsonlReadResult, OnRecord } from './jsonl-reader.ts';

@@ -38,6 +38,19 @@ export interface ElidedRanges {
 /** Ranges to pass to parseSkeleton (which resets them at each call). */
 export const elidedRanges = (): ElidedRanges => ({ spans: [], strayNul: false });
 
+/**
+ * Where the elided string `x` lies in its line: [start, end) of its JSON text, quotes included; or
+ * undefined when that cannot be told (a kept string may read like a sentinel, or `x` has no range).
+ */
+export function elidedSpan(x: string, ranges: ElidedRanges): [start: number, end: number] | undefined {
+  if (ranges.strayNul || x.length === ELIDED.length) return undefined;
+  const n = Number(x.slice(ELIDED.length));
+  if (!Number.isInteger(n)) return undefined;
+  const start = ranges.spans[2 * n];
+  const end = ranges.spans[2 * n + 1];
+  return start === undefined || end === undefined ? undefined : [start, end];
+}
+
 const NUL_ESCAPE = Buffer.from('"\\u0000');
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -10,7 +10,7 @@
  * the first human prompt (until one is found), a PR link (the bytes of a tool result's elided text
  * name github.com), or a field that came out elided. So tokens, cost and every other field come out as a whole parse gives them.
  */
-import { ELIDED, elidedRanges, isBlank, isElided, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
+import { elidedRanges, elidedSpan, isBlank, isElided, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
 import type { ElidedRanges } from '../../../discovery/jsonl/index.ts';
 import type { TranscriptMessage } from '../../../core/transcript-message.ts';
 import { pushLineMessages } from './messages.ts';
@@ -86,11 +86,8 @@ const foldRanges = elidedRanges();
  * when that cannot be told (no range for it: a string of the line may read like a sentinel).
  */
 function elidedHolds(x: string, line: Buffer, ranges: ElidedRanges, what: Buffer): boolean {
-  const n = Number(x.slice(ELIDED.length));
-  const start = ranges.spans[2 * n];
-  const end = ranges.spans[2 * n + 1];
-  if (ranges.strayNul || x.length === ELIDED.length || !Number.isInteger(n) || start === undefined || end === undefined) return true;
-  return line.subarray(start, end).indexOf(what) !== -1;
+  const span = elidedSpan(x, ranges);
+  return span === undefined || line.subarray(span[0], span[1]).indexOf(what) !== -1;
 }
 
 /**

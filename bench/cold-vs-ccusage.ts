@@ -3,18 +3,18 @@
  * here into a temporary directory with npm, its native binary timed) and Muster (the built CLI), over a
  * generated Claude corpus and a generated Codex corpus, warm page cache.
  * - whole: what a user waits for. ccusage: `ccusage <harness> session --json --offline`, spawn to exit.
- *   Muster: `muster up` on a fresh MUSTER_HOME, then /api/status polled every 10 ms until the cold
- *   index is over, then `muster ls --json` listing every session: spawn of `up` to exit of `ls`.
+ *   Muster: `muster up` on a fresh MUSTER_HOME, then at once `muster ls --json`, which has the daemon
+ *   hold its listing until the cold index is over: spawn of `up` to exit of `ls` listing every session.
  * - transcripts: the same minus each tool's time on an empty home (its fixed cost), medians.
  * - where Muster's time goes (corpus/cold-breakdown.ts): one more cold run, untimed, with the daemon's
- *   CPU per thread until the index is over and `ls` once more when its writes are done; and the fold
+ *   CPU per thread until `ls` answered (the index over) and `ls` once more when its writes are done; and the fold
  *   alone on one warm thread of this process, with and without search's messages.
  * Runs alternate ccusage / Muster / empty homes so load drift on a shared machine hits both alike.
  * Env: BENCH_CORPUS_MB (default 468), BENCH_CORPUS_FILES (800), BENCH_RUNS (5), BENCH_HARNESSES
  * (claude,codex), CCUSAGE_VERSION (pinned in corpus/ccusage.ts). Needs `npm run build` first.
  * Run: node --import tsx bench/cold-vs-ccusage.ts
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +23,7 @@ import { generateClaudeCorpus } from './corpus/claude-corpus.ts';
 import { generateCodexCorpus } from './corpus/codex-corpus.ts';
 import { installCcusage, runCcusage } from './corpus/ccusage.ts';
 import type { Ccusage } from './corpus/ccusage.ts';
-import { median, sleep } from './corpus/daemon-kit.ts';
+import { median } from './corpus/daemon-kit.ts';
 import { cpuSince, foldAloneMs, threadSampler, timeLs, untilQuiet } from './corpus/cold-breakdown.ts';
 import type { ThreadCpu } from './corpus/cold-breakdown.ts';
 
@@ -50,14 +50,31 @@ interface MusterRun {
   upMs: number;
   sessions: number;
   tokens: { input: number; output: number };
-  /** With `breakdown`: the daemon's CPU per thread until the index was over, and `ls` once its writes were done. */
+  /** With `breakdown`: the daemon's CPU per thread until `ls` answered (the index over), and `ls` once its writes were done. */
   breakdown?: { indexMs: number; lsMs: number; cpu: ThreadCpu | null; after: ThreadCpu | null; quietMs: number; lsQuietMs: number };
 }
 
+/** `muster ls --json` in a child process; `tick` (if any) every 10 ms until it exits. */
+function runLs(env: NodeJS.ProcessEnv, tick?: () => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [BIN, 'ls', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (b: Buffer) => out.push(b));
+  child.stderr.on('data', (b: Buffer) => err.push(b));
+  const timer = tick ? setInterval(tick, 10) : undefined;
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(timer);
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') });
+    });
+  });
+}
+
 /**
- * `muster up`, wait for the cold index, `muster ls --json`: spawn to the listing, on a fresh MUSTER_HOME.
- * `breakdown` (an untimed run): the daemon's threads are read at every poll, and `ls` runs once more
- * when the daemon is quiet.
+ * `muster up`, then `muster ls --json` at once (it waits for the cold index): spawn of `up` to the
+ * listing, on a fresh MUSTER_HOME. `breakdown` (an untimed run): the daemon's threads are read every
+ * 10 ms until `ls` is done, and `ls` runs once more when the daemon is quiet.
  */
 async function runMuster(harness: Harness, dir: string, breakdown = false): Promise<MusterRun> {
   const musterHome = mkdtempSync(join(tmp, 'muster-home-'));
@@ -67,29 +84,23 @@ async function runMuster(harness: Harness, dir: string, breakdown = false): Prom
     const up = spawnSync(process.execPath, [BIN, 'up'], { env, encoding: 'utf8' });
     const upMs = performance.now() - t0;
     if (up.status !== 0) throw new Error(`muster up failed: ${up.stderr}`);
-    const envelope = JSON.parse(up.stdout) as { boardUrl: string; pid: number };
-    const url = new URL(envelope.boardUrl);
-    const auth = { authorization: `Bearer ${url.searchParams.get('token')}` };
+    const envelope = JSON.parse(up.stdout) as { pid: number };
     const threads = breakdown ? threadSampler(envelope.pid) : null;
-    for (;;) {
-      threads?.sample();
-      const status = (await (await fetch(`${url.origin}/api/status`, { headers: auth })).json()) as { indexing?: { active?: boolean } };
-      if (!status.indexing?.active) break;
-      await sleep(10);
-    }
-    const indexMs = performance.now() - t0;
-    threads?.sample();
-    const ls = spawnSync(process.execPath, [BIN, 'ls', '--json'], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
+    // `muster ls` at once, as a user would: it asks the daemon to hold its listing until the cold index
+    // is over (at most 2 s), so no one polls the daemon meanwhile.
+    const ls = await runLs(env, threads ? () => threads.sample() : undefined);
     const ms = performance.now() - t0;
-    if (ls.status !== 0) throw new Error(`muster ls failed: ${ls.stderr}`);
+    if (ls.code !== 0) throw new Error(`muster ls failed: ${ls.stderr}`);
+    const listing = JSON.parse(ls.stdout) as { sessions: { tokens: { input: number; output: number } }[]; indexing?: { active?: boolean } };
+    if (listing.indexing?.active) throw new Error('muster ls listed before the cold index was over (it waits 2 s at most): the figure would not be a whole listing');
     let more: MusterRun['breakdown'];
     if (breakdown) {
       const cpu = threads?.cpu() ?? null;
       await untilQuiet(envelope.pid, () => threads?.sample());
       const after = threads && cpu ? cpuSince(cpu, threads.cpu()) : null;
-      more = { indexMs, lsMs: ms - indexMs, cpu, after, quietMs: performance.now() - t0, lsQuietMs: timeLs(BIN, env) };
+      more = { indexMs: ms, lsMs: ms - upMs, cpu, after, quietMs: performance.now() - t0, lsQuietMs: timeLs(BIN, env) };
     }
-    const sessions = (JSON.parse(ls.stdout) as { sessions: { tokens: { input: number; output: number } }[] }).sessions;
+    const sessions = listing.sessions;
     const tokens = { input: 0, output: 0 };
     for (const s of sessions) {
       tokens.input += s.tokens.input;
@@ -154,11 +165,11 @@ async function bench(harness: Harness, cc: Ccusage): Promise<boolean> {
 async function printBreakdown(harness: Harness, dir: string, bytes: number): Promise<void> {
   const b = (await runMuster(harness, dir, true)).breakdown;
   const ms = (x: number): string => `${x.toFixed(0)} ms`;
-  console.log('  where Muster\'s time goes (one more cold run, untimed; CPU per thread from /proc until the index was over):');
+  console.log('  where Muster\'s time goes (one more cold run, untimed; CPU per thread from /proc until `ls` answered):');
   const threads = (c: ThreadCpu): string => `daemon's thread ${ms(c.daemon)}, index workers ${ms(c.index)} (${c.indexThreads} threads), search thread ${ms(c.search)}, other threads (V8's compiler and GC, libuv) ${ms(c.other)}`;
-  if (b?.cpu) console.log(`    until the index was over: ${threads(b.cpu)}; the process ${ms(b.cpu.total)} of CPU in ${ms(b.indexMs)} from the spawn of \`up\``);
+  if (b?.cpu) console.log(`    until \`ls\` answered (the index over): ${threads(b.cpu)}; the process ${ms(b.cpu.total)} of CPU in ${ms(b.indexMs)} from the spawn of \`up\``);
   if (b?.after) console.log(`    then until the daemon was quiet (its writes, the first \`ls\`): ${threads(b.after)}; the process ${ms(b.after.total)} of CPU; quiet (three 100 ms spells without CPU) ${ms(b.quietMs)} after the spawn of \`up\``);
-  if (b) console.log(`    \`muster ls\` right after the index: ${ms(b.lsMs)}; again once the daemon's writes were done: ${ms(b.lsQuietMs)}`);
+  if (b) console.log(`    \`muster ls\` (started right after \`up\`, so it waited for the index): ${ms(b.lsMs)}; again once the daemon's writes were done: ${ms(b.lsQuietMs)}`);
   const alone = foldAloneMs(harness, dir, false);
   const withMessages = foldAloneMs(harness, dir, true);
   console.log(`    the fold alone, one warm thread in this process: the first pass ${ms(alone)} (${(bytes / MiB / (alone / 1000)).toFixed(0)} MiB/s); the second (search's messages and the usage records) ${ms(withMessages)}`);

@@ -68,6 +68,8 @@ export interface Hub {
   diagnostics(): HubDiagnostics;
   /** The cold indexes' progress (a first start reading a long history in the background). */
   indexing(): IndexingStatus;
+  /** Resolves once no cold index runs and the listing holds every indexed session (at once when none runs). */
+  indexed(): Promise<void>;
   counts(): Record<string, number>;
   close(): Promise<void>;
 }
@@ -338,6 +340,7 @@ export function createHub(opts: HubOptions): Hub {
       };
     },
     indexing: () => indexing.status(),
+    indexed: () => indexing.idle(),
     counts() {
       const c: Record<string, number> = { sessions: sessions.size, live: 0, waiting: 0, working: 0 };
       for (const s of sessions.values()) {

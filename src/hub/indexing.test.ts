@@ -26,3 +26,21 @@ test('re-lists while indexing wait relistMs, or ten times the last listing when 
   assert.deepEqual(relists, [250, 1250]);
   tracker.close();
 });
+
+test('idle() resolves at once when no index runs, else once every running one has finished, or on close', async () => {
+  const tracker = createIndexingTracker({ publish: () => {}, relist: () => {} });
+  await tracker.idle();
+  tracker.progress(figure(0));
+  tracker.progress({ ...figure(0), harness: 'codex' });
+  let idle = false;
+  const waiting = tracker.idle().then(() => (idle = true));
+  tracker.finished('claude');
+  await new Promise<void>((r) => setImmediate(r));
+  assert.equal(idle, false, 'codex still reads');
+  tracker.finished('codex');
+  await waiting;
+  tracker.progress(figure(1));
+  const closing = tracker.idle();
+  tracker.close();
+  await closing;
+});

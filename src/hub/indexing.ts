@@ -35,6 +35,8 @@ export interface IndexingTracker {
   /** The source's cold index is over and its last batch listed (the caller re-lists first). */
   finished(harness: Harness): void;
   status(): IndexingStatus;
+  /** Resolves once no cold index runs (at once when none does; also when the tracker closes). */
+  idle(): Promise<void>;
   close(): void;
 }
 
@@ -47,6 +49,13 @@ export function createIndexingTracker(opts: IndexingTrackerOptions): IndexingTra
   let publishTimer: ReturnType<typeof setTimeout> | null = null;
   let lastPublish = 0;
   let closed = false;
+  let waiters: Array<() => void> = [];
+
+  const wake = (): void => {
+    const w = waiters;
+    waiters = [];
+    for (const resolve of w) resolve();
+  };
 
   const status = (): IndexingStatus => {
     const sources = [...bySource.values()];
@@ -97,10 +106,13 @@ export function createIndexingTracker(opts: IndexingTrackerOptions): IndexingTra
       if (t) clearTimeout(t);
       relistTimers.delete(harness);
       publishNow();
+      if (running.size === 0) wake();
     },
     status,
+    idle: () => (closed || running.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiters.push(resolve))),
     close() {
       closed = true;
+      wake();
       if (publishTimer) clearTimeout(publishTimer);
       for (const t of relistTimers.values()) clearTimeout(t);
       relistTimers.clear();

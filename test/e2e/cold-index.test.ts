@@ -103,3 +103,39 @@ describe('cold index progress (issue 17)', () => {
     assert.deepEqual({ input: totals.tokens.input, messages: totals.messages, sessions: totals.sessions }, { input: N * 100, messages: N, sessions: N });
   });
 });
+
+describe('muster ls right after the start of a cold index (issue 17)', () => {
+  const t = tempHome('muster-e2e-cold-ls-');
+  const M = 128;
+  let env: NodeJS.ProcessEnv;
+  let child: ChildProcess | undefined;
+
+  before(() => {
+    const claudeHome = join(t.home, '.claude');
+    for (let i = 0; i < M; i++) {
+      writeTranscript(claudeHome, id(i), [
+        userLine(`task ${i}`, { sessionId: id(i), ts: '2026-11-30T06:52:53.501Z' }),
+        assistantLine({ id: `m${i}`, requestId: `r${i}`, input: 100, output: 10, sessionId: id(i), ts: '2026-11-30T06:52:54.000Z' }),
+      ], `/home/dev/p${i % 7}`);
+    }
+    // Two batches of 64, each read after a 1 s pause: the index is over ~1 s after the start, and ls waits up to 2 s.
+    env = envFor(t.home, { MUSTER_INDEX_COLD_BYTES: '0', MUSTER_INDEX_PACE_MS: '1000' });
+  });
+  after(async () => {
+    if (child) {
+      child.kill('SIGTERM');
+      await waitExit(child).catch(() => child?.kill('SIGKILL'));
+    }
+    t.cleanup();
+  });
+
+  it('waits for the index in the daemon and lists every session', async () => {
+    child = (await startServe(env)).child;
+    const before = await runCli(['status'], env);
+    assert.equal((before.json.indexing as { active?: boolean } | undefined)?.active, true, 'the index still runs when ls is asked');
+    const ls = await runCli(['ls', '--json'], env);
+    assert.equal(ls.code, 0, ls.stderr);
+    const body = ls.json as unknown as { sessions: unknown[]; indexing: { active: boolean; done: number; total: number } };
+    assert.deepEqual({ listed: body.sessions.length, active: body.indexing.active, done: body.indexing.done }, { listed: M, active: false, done: M });
+  });
+});

@@ -2,10 +2,10 @@
  * `muster ls [--live] [--harness H] [--status S] [--cwd DIR] [--json]`: a readable table on a
  * terminal; with --json or when piped, the envelope { ok: true, sessions: [Session…], indexing }. A first
  * start's cold index is waited for up to INDEX_WAIT_MS, so a short history lists whole; a long one
- * still being read after that lists the sessions indexed so far (indexing.active, and its figure).
+ * still being read after that lists the sessions indexed so far (indexing.active, and its figure). The
+ * daemon holds the one request until then (`waitIndexMs`), so the wait costs it nothing.
  */
 import { callApi, callApiInto, clientContext } from '../daemon-client.ts';
-import type { ClientContext } from '../daemon-client.ts';
 import type { CommandContext } from '../command.ts';
 import { renderSessionTable } from '../table.ts';
 import type { Session } from '../../core/session.ts';
@@ -13,24 +13,12 @@ import { indexingLabel } from '../../core/indexing.ts';
 
 /** Longest wait for a running cold index before listing, ms. */
 const INDEX_WAIT_MS = 2000;
-const INDEX_POLL_MS = 50;
-
-/** Returns once no cold index is running, or INDEX_WAIT_MS after the first ask. One request when none runs. */
-async function awaitColdIndex(ctx: ClientContext): Promise<void> {
-  const until = Date.now() + INDEX_WAIT_MS;
-  for (;;) {
-    const status = await callApi(ctx, 'GET', '/status');
-    if ((status.indexing as { active?: unknown } | undefined)?.active !== true || Date.now() >= until) return;
-    await new Promise((r) => setTimeout(r, INDEX_POLL_MS));
-  }
-}
 
 export async function run({ flags, env, tty }: CommandContext): Promise<number> {
-  await awaitColdIndex(clientContext(env));
-  const q = new URLSearchParams();
+  const q = new URLSearchParams({ waitIndexMs: String(INDEX_WAIT_MS) });
   if (flags.live) q.set('live', 'true');
   for (const k of ['harness', 'status', 'cwd', 'host'] as const) if (typeof flags[k] === 'string') q.set(k, flags[k] as string);
-  const path = `/sessions${q.size ? `?${q}` : ''}`;
+  const path = `/sessions?${q}`;
   if (tty && !flags.json) {
     const body = await callApi(clientContext(env), 'GET', path);
     process.stdout.write(`${renderSessionTable((body.sessions ?? []) as Session[], process.stdout.columns ?? 120)}\n`);

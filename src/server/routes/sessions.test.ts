@@ -33,3 +33,32 @@ test('without a bus the listing names no event id', async () => {
   const app = createApp({ token: TOKEN, getPort: () => PORT, routes: [sessionRoutes({ hub })] });
   assert.equal('eventId' in (await get(app)), false);
 });
+
+test('waitIndexMs holds the listing until the cold index is over, at most that long; a bad value is a 400', async (t) => {
+  let indexed!: () => void;
+  let active = true;
+  const indexing = { ...hub, indexing: () => ({ active, done: 0, total: 1, bytesDone: 0, bytesTotal: 1, sources: [] }), indexed: () => new Promise<void>((r) => (indexed = r)) } as unknown as Hub;
+  const app = createApp({ token: TOKEN, getPort: () => PORT, routes: [sessionRoutes({ hub: indexing })] });
+  const ask = async (q: string): Promise<Response> => app.request(`http://127.0.0.1:${PORT}/api/sessions?${q}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+  let answered = false;
+  const held = ask('waitIndexMs=60000').then(async (r) => {
+    answered = true;
+    return (await r.json()) as { indexing: { active: boolean } };
+  });
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(answered, false, 'held while the index runs');
+  active = false;
+  indexed();
+  assert.equal((await held).indexing.active, false, 'answered once it is over, with the whole listing');
+  t.mock.timers.enable({ apis: ['setTimeout'] });
+  const timed = ask('waitIndexMs=2000');
+  await new Promise<void>((r) => setImmediate(r));
+  t.mock.timers.tick(2000);
+  assert.equal((await timed).status, 200, 'an index still running after waitIndexMs: the listing so far');
+  t.mock.timers.reset();
+  for (const bad of ['-1', 'x', '60001', '1.5']) {
+    const r = await ask(`waitIndexMs=${bad}`);
+    assert.equal(r.status, 400, bad);
+    assert.equal(((await r.json()) as { error: { code: string } }).error.code, 'invalid_argument');
+  }
+});

@@ -1,5 +1,6 @@
 /**
- * Sessions: GET /api/sessions (filters, and `host` in a fleet), GET /api/sessions/:id, GET /api/diagnostics.
+ * Sessions: GET /api/sessions (filters, `host` in a fleet, and `waitIndexMs`: wait up to that long for a
+ * running cold index to be over, so the listing is whole), GET /api/sessions/:id, GET /api/diagnostics.
  * In a fleet the listing holds every host's sessions, each with its `host`; this host's own come first
  * in the merge only where the order says so (one order for all: the hub's).
  */
@@ -7,7 +8,7 @@ import { MusterError } from '../../errors/index.ts';
 import { compareSessions, sessionMatches, type Hub, type IndexingStatus, type SessionFilter } from '../../hub/index.ts';
 import type { IndexingFigure } from '../../core/indexing.ts';
 import { STATUSES, type Session } from '../../core/session.ts';
-import { optAbsolutePath, optHarness, optOneOf, queryBoolean, queryHost, sessionIdIn } from '../input.ts';
+import { optAbsolutePath, optHarness, optOneOf, queryBoolean, queryHost, queryInt, sessionIdIn } from '../input.ts';
 import type { FleetView } from '../fleet-routing.ts';
 import type { App } from '../env.ts';
 
@@ -35,6 +36,15 @@ export interface SessionRouteOptions {
    * it and none after, so a client that held the stream's events while it fetched applies only the later ones.
    */
   eventId?: () => number;
+}
+
+/** Longest a listing may wait for a running cold index (`waitIndexMs`), ms. */
+export const MAX_INDEX_WAIT_MS = 60_000;
+
+/** Resolves once the hub's cold indexes are over, or after `ms`. */
+function indexedWithin(hub: Hub, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([hub.indexed(), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
 }
 
 /** Two lists already in `compare` order, as one. */
@@ -121,9 +131,14 @@ export function sessionRoutes(opts: SessionRouteOptions) {
       await opts.hub.ready();
       await next();
     });
-    app.get('/api/sessions', (c) => {
+    app.get('/api/sessions', async (c) => {
       const q = c.req.query();
-      const body = envelope(list(parseSessionFilter(q), queryHost(q.host)).map(toJson));
+      const filter = parseSessionFilter(q);
+      const host = queryHost(q.host);
+      // A client that wants the whole listing of a first start (`muster ls`) waits here, in one request.
+      const waitMs = queryInt(q.waitIndexMs, 'waitIndexMs', 0, MAX_INDEX_WAIT_MS);
+      if (waitMs) await indexedWithin(opts.hub, waitMs);
+      const body = envelope(list(filter, host).map(toJson));
       // Buffer.concat never returns shared memory; the cast only narrows ArrayBufferLike for hono's type.
       return c.body(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), 200, { 'content-type': 'application/json' });
     });

@@ -30,15 +30,17 @@ const ELIDE_BYTES = 256;
 const b = (s: string): Buffer => Buffer.from(s);
 const WORLD_STATE = b(',"type":"world_state","payload":');
 const RESPONSE_ITEM = b(',"type":"response_item","payload":{"type":"');
-const MESSAGE = b('"payload":{"type":"message"');
-const REASONING = b('"payload":{"type":"reasoning"');
 const PAYLOAD_TYPE = b('"payload":{"type":"');
+/** What follows PAYLOAD_TYPE in `"payload":{"type":"message"` and `"payload":{"type":"reasoning"`. */
+const MESSAGE = b('message"');
+const REASONING = b('reasoning"');
 const CALL_OUTPUT = b('_call_output');
 const CALL_ID = b('"call_id":"');
 const ITEM_COMPLETED = b(',"type":"event_msg","payload":{"type":"item_completed"');
-const USER_MESSAGE = b('"item":{"type":"UserMessage"');
-const AGENT_MESSAGE = b('"item":{"type":"AgentMessage"');
 const ITEM_TYPE = b('"item":{"type":"');
+/** What follows ITEM_TYPE in `"item":{"type":"UserMessage"` and `"item":{"type":"AgentMessage"`. */
+const USER_MESSAGE = b('UserMessage"');
+const AGENT_MESSAGE = b('AgentMessage"');
 const TIMESTAMP_HEAD = b('{"timestamp":"');
 const QUOTE = 0x22;
 const TYPE_KEY = b(',"type":"');
@@ -57,25 +59,38 @@ function* occurrences(head: Buffer, what: Buffer): Generator<number> {
   for (let at = head.indexOf(what); at !== -1; at = head.indexOf(what, at + 1)) yield at;
 }
 
-/** /"payload":\{"type":"[a-z_]+_call_output"/ */
-function hasCallOutput(head: Buffer): boolean {
+/** What a head's payload types say (one search for `"payload":{"type":"`, each occurrence read). */
+const PAYLOAD_MESSAGE = 1; // /"payload":\{"type":"message"/ or /"payload":\{"type":"reasoning"/
+const PAYLOAD_CALL_OUTPUT = 2; // /"payload":\{"type":"[a-z_]+_call_output"/
+
+function payloadKinds(head: Buffer): number {
+  let kinds = 0;
   for (const at of occurrences(head, PAYLOAD_TYPE)) {
     const start = at + PAYLOAD_TYPE.length;
+    if (startsAt(head, start, MESSAGE) || startsAt(head, start, REASONING)) kinds |= PAYLOAD_MESSAGE;
     let end = start;
     while (isLower(head[end])) end++;
-    if (head[end] === QUOTE && end - start > CALL_OUTPUT.length && head.subarray(end - CALL_OUTPUT.length, end).equals(CALL_OUTPUT)) return true;
+    if (head[end] === QUOTE && end - start > CALL_OUTPUT.length && startsAt(head, end - CALL_OUTPUT.length, CALL_OUTPUT)) kinds |= PAYLOAD_CALL_OUTPUT;
   }
-  return false;
+  return kinds;
 }
 
-/** /"item":\{"type":"[A-Za-z]+"/ */
-function hasItemType(head: Buffer): boolean {
+/** What a head's item types say (one search for `"item":{"type":"`, each occurrence read). */
+const ITEM_USER = 1; // /"item":\{"type":"UserMessage"/
+const ITEM_AGENT = 2; // /"item":\{"type":"AgentMessage"/
+const ITEM_ANY = 4; // /"item":\{"type":"[A-Za-z]+"/
+
+function itemKinds(head: Buffer): number {
+  let kinds = 0;
   for (const at of occurrences(head, ITEM_TYPE)) {
-    let end = at + ITEM_TYPE.length;
+    const start = at + ITEM_TYPE.length;
+    if (startsAt(head, start, USER_MESSAGE)) kinds |= ITEM_USER;
+    if (startsAt(head, start, AGENT_MESSAGE)) kinds |= ITEM_AGENT;
+    let end = start;
     while (isAlpha(head[end])) end++;
-    if (end > at + ITEM_TYPE.length && head[end] === QUOTE) return true;
+    if (end > start && head[end] === QUOTE) kinds |= ITEM_ANY;
   }
-  return false;
+  return kinds;
 }
 
 /** The first /"call_id":"([^"\\]+)"/ capture, or null. */
@@ -91,7 +106,7 @@ function callIdOf(head: Buffer): string | null {
 
 /** /^\{"timestamp":"([^"]+)"/ */
 function timestampOf(head: Buffer): string | undefined {
-  if (!head.subarray(0, TIMESTAMP_HEAD.length).equals(TIMESTAMP_HEAD)) return undefined;
+  if (!startsAt(head, 0, TIMESTAMP_HEAD)) return undefined;
   const start = TIMESTAMP_HEAD.length;
   const end = head.indexOf(QUOTE, start);
   return end > start ? head.toString('utf8', start, end) : undefined;
@@ -127,17 +142,19 @@ function headVerdict(s: RolloutSummary, line: Buffer): number {
   let message = false;
   if (world) skip = true;
   else if (response) {
-    if (head.indexOf(MESSAGE) !== -1 || head.indexOf(REASONING) !== -1) skip = true;
-    else if (hasCallOutput(head)) {
+    const kinds = payloadKinds(head);
+    if ((kinds & PAYLOAD_MESSAGE) !== 0) skip = true;
+    else if ((kinds & PAYLOAD_CALL_OUTPUT) !== 0) {
       closes = callIdOf(head);
       skip = closes !== null;
     }
   } else if (item) {
-    const user = head.indexOf(USER_MESSAGE) !== -1;
+    const kinds = itemKinds(head);
+    const user = (kinds & ITEM_USER) !== 0;
     const wanted = s.firstPrompt === null && user;
-    skip = !wanted && hasItemType(head);
+    skip = !wanted && (kinds & ITEM_ANY) !== 0;
     // As rolloutIgnore's `messages` filter keeps them: every prompt and reply.
-    message = skip && (user || head.indexOf(AGENT_MESSAGE) !== -1);
+    message = skip && (user || (kinds & ITEM_AGENT) !== 0);
   }
   if (!skip) return PARSE;
   const ts = timestampOf(head);

@@ -27,50 +27,40 @@ export const HEAD_BYTES = 640;
 const WHOLE_LINE_BYTES = 4096;
 const ELIDE_BYTES = 256;
 
-const b = (s: string): Buffer => Buffer.from(s);
-const WORLD_STATE = b(',"type":"world_state","payload":');
-const RESPONSE_ITEM = b(',"type":"response_item","payload":{"type":"');
-const PAYLOAD_TYPE = b('"payload":{"type":"');
+// The head is read as a latin1 string (one character per byte, so offsets are byte offsets): a string
+// search costs less than a Buffer search on a few hundred bytes. Values are decoded from the bytes.
+const WORLD_STATE = ',"type":"world_state","payload":';
+const RESPONSE_ITEM = ',"type":"response_item","payload":{"type":"';
+const PAYLOAD_TYPE = '"payload":{"type":"';
 /** What follows PAYLOAD_TYPE in `"payload":{"type":"message"` and `"payload":{"type":"reasoning"`. */
-const MESSAGE = b('message"');
-const REASONING = b('reasoning"');
-const CALL_OUTPUT = b('_call_output');
-const CALL_ID = b('"call_id":"');
-const ITEM_COMPLETED = b(',"type":"event_msg","payload":{"type":"item_completed"');
-const ITEM_TYPE = b('"item":{"type":"');
+const MESSAGE = 'message"';
+const REASONING = 'reasoning"';
+const CALL_OUTPUT = '_call_output';
+const CALL_ID = '"call_id":"';
+const ITEM_COMPLETED = ',"type":"event_msg","payload":{"type":"item_completed"';
+const ITEM_TYPE = '"item":{"type":"';
 /** What follows ITEM_TYPE in `"item":{"type":"UserMessage"` and `"item":{"type":"AgentMessage"`. */
-const USER_MESSAGE = b('UserMessage"');
-const AGENT_MESSAGE = b('AgentMessage"');
-const TIMESTAMP_HEAD = b('{"timestamp":"');
+const USER_MESSAGE = 'UserMessage"';
+const AGENT_MESSAGE = 'AgentMessage"';
+const TIMESTAMP_HEAD = '{"timestamp":"';
 const QUOTE = 0x22;
-const TYPE_KEY = b(',"type":"');
+const TYPE_KEY = ',"type":"';
 
-function startsAt(head: Buffer, at: number, what: Buffer): boolean {
-  if (head.length < at + what.length) return false;
-  for (let i = 0; i < what.length; i++) if (head[at + i] !== what[i]) return false;
-  return true;
-}
-
-const isLower = (c: number | undefined): boolean => c !== undefined && ((c >= 0x61 && c <= 0x7a) || c === 0x5f);
-const isAlpha = (c: number | undefined): boolean => c !== undefined && ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a));
-
-/** Every index where `what` starts in `head`. */
-function* occurrences(head: Buffer, what: Buffer): Generator<number> {
-  for (let at = head.indexOf(what); at !== -1; at = head.indexOf(what, at + 1)) yield at;
-}
+const isLower = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || c === 0x5f;
+const isAlpha = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 
 /** What a head's payload types say (one search for `"payload":{"type":"`, each occurrence read). */
 const PAYLOAD_MESSAGE = 1; // /"payload":\{"type":"message"/ or /"payload":\{"type":"reasoning"/
 const PAYLOAD_CALL_OUTPUT = 2; // /"payload":\{"type":"[a-z_]+_call_output"/
 
-function payloadKinds(head: Buffer): number {
+function payloadKinds(head: string): number {
   let kinds = 0;
-  for (const at of occurrences(head, PAYLOAD_TYPE)) {
+  for (let at = head.indexOf(PAYLOAD_TYPE); at !== -1; at = head.indexOf(PAYLOAD_TYPE, at + 1)) {
     const start = at + PAYLOAD_TYPE.length;
-    if (startsAt(head, start, MESSAGE) || startsAt(head, start, REASONING)) kinds |= PAYLOAD_MESSAGE;
+    if (head.startsWith(MESSAGE, start) || head.startsWith(REASONING, start)) kinds |= PAYLOAD_MESSAGE;
     let end = start;
-    while (isLower(head[end])) end++;
-    if (head[end] === QUOTE && end - start > CALL_OUTPUT.length && startsAt(head, end - CALL_OUTPUT.length, CALL_OUTPUT)) kinds |= PAYLOAD_CALL_OUTPUT;
+    while (isLower(head.charCodeAt(end))) end++;
+    if (head.charCodeAt(end) === QUOTE && end - start > CALL_OUTPUT.length && head.startsWith(CALL_OUTPUT, end - CALL_OUTPUT.length)) kinds |= PAYLOAD_CALL_OUTPUT;
   }
   return kinds;
 }
@@ -80,36 +70,36 @@ const ITEM_USER = 1; // /"item":\{"type":"UserMessage"/
 const ITEM_AGENT = 2; // /"item":\{"type":"AgentMessage"/
 const ITEM_ANY = 4; // /"item":\{"type":"[A-Za-z]+"/
 
-function itemKinds(head: Buffer): number {
+function itemKinds(head: string): number {
   let kinds = 0;
-  for (const at of occurrences(head, ITEM_TYPE)) {
+  for (let at = head.indexOf(ITEM_TYPE); at !== -1; at = head.indexOf(ITEM_TYPE, at + 1)) {
     const start = at + ITEM_TYPE.length;
-    if (startsAt(head, start, USER_MESSAGE)) kinds |= ITEM_USER;
-    if (startsAt(head, start, AGENT_MESSAGE)) kinds |= ITEM_AGENT;
+    if (head.startsWith(USER_MESSAGE, start)) kinds |= ITEM_USER;
+    if (head.startsWith(AGENT_MESSAGE, start)) kinds |= ITEM_AGENT;
     let end = start;
-    while (isAlpha(head[end])) end++;
-    if (end > start && head[end] === QUOTE) kinds |= ITEM_ANY;
+    while (isAlpha(head.charCodeAt(end))) end++;
+    if (end > start && head.charCodeAt(end) === QUOTE) kinds |= ITEM_ANY;
   }
   return kinds;
 }
 
-/** The first /"call_id":"([^"\\]+)"/ capture, or null. */
-function callIdOf(head: Buffer): string | null {
-  for (const at of occurrences(head, CALL_ID)) {
+/** The first /"call_id":"([^"\\]+)"/ capture (decoded from `line`'s bytes), or null. */
+function callIdOf(head: string, line: Buffer): string | null {
+  for (let at = head.indexOf(CALL_ID); at !== -1; at = head.indexOf(CALL_ID, at + 1)) {
     const start = at + CALL_ID.length;
     let end = start;
-    while (end < head.length && head[end] !== QUOTE && head[end] !== 0x5c) end++;
-    if (end > start && head[end] === QUOTE) return head.toString('utf8', start, end);
+    while (end < head.length && head.charCodeAt(end) !== QUOTE && head.charCodeAt(end) !== 0x5c) end++;
+    if (end > start && head.charCodeAt(end) === QUOTE) return line.toString('utf8', start, end);
   }
   return null;
 }
 
-/** /^\{"timestamp":"([^"]+)"/ */
-function timestampOf(head: Buffer): string | undefined {
-  if (!startsAt(head, 0, TIMESTAMP_HEAD)) return undefined;
+/** /^\{"timestamp":"([^"]+)"/ (decoded from `line`'s bytes) */
+function timestampOf(head: string, line: Buffer): string | undefined {
+  if (!head.startsWith(TIMESTAMP_HEAD)) return undefined;
   const start = TIMESTAMP_HEAD.length;
-  const end = head.indexOf(QUOTE, start);
-  return end > start ? head.toString('utf8', start, end) : undefined;
+  const end = head.indexOf('"', start);
+  return end > start ? line.toString('utf8', start, end) : undefined;
 }
 
 /**
@@ -126,16 +116,16 @@ const IGNORE = 1;
 const IGNORE_BUT_MESSAGE = 2;
 
 function headVerdict(s: RolloutSummary, line: Buffer): number {
-  const head = line.length > HEAD_BYTES ? line.subarray(0, HEAD_BYTES) : line;
+  const head = line.toString('latin1', 0, Math.min(line.length, HEAD_BYTES));
   // The three record heads all start with `,"type":"`: look where that occurs (once or twice in a
   // head) instead of searching the head for each.
   let world = false;
   let response = false;
   let item = false;
   for (let at = head.indexOf(TYPE_KEY); at !== -1; at = head.indexOf(TYPE_KEY, at + 1)) {
-    world ||= startsAt(head, at, WORLD_STATE);
-    response ||= startsAt(head, at, RESPONSE_ITEM);
-    item ||= startsAt(head, at, ITEM_COMPLETED);
+    world ||= head.startsWith(WORLD_STATE, at);
+    response ||= head.startsWith(RESPONSE_ITEM, at);
+    item ||= head.startsWith(ITEM_COMPLETED, at);
   }
   let skip = false;
   let closes: string | null = null;
@@ -145,7 +135,7 @@ function headVerdict(s: RolloutSummary, line: Buffer): number {
     const kinds = payloadKinds(head);
     if ((kinds & PAYLOAD_MESSAGE) !== 0) skip = true;
     else if ((kinds & PAYLOAD_CALL_OUTPUT) !== 0) {
-      closes = callIdOf(head);
+      closes = callIdOf(head, line);
       skip = closes !== null;
     }
   } else if (item) {
@@ -157,7 +147,7 @@ function headVerdict(s: RolloutSummary, line: Buffer): number {
     message = skip && (user || (kinds & ITEM_AGENT) !== 0);
   }
   if (!skip) return PARSE;
-  const ts = timestampOf(head);
+  const ts = timestampOf(head, line);
   if (ts !== undefined && (s.lastActivityAt === null || ts > s.lastActivityAt)) s.lastActivityAt = ts;
   if (closes !== null) delete s.pending[closes];
   return message ? IGNORE_BUT_MESSAGE : IGNORE;

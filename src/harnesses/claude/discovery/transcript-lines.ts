@@ -45,7 +45,12 @@ const FALSE = Buffer.from('false');
 const ATTACHMENT = Buffer.from(',"attachment":');
 /** The reader's head window: a parentUuid longer than this is not recognised, as before. */
 export const HEAD_BYTES = 512;
-const GITHUB = Buffer.from('github.com');
+/**
+ * What a PR link's bytes must hold: `hub.com`, in every `github.com`. Buffer#indexOf finds it faster than
+ * the whole name (measured over tool outputs, and over 83 MB of source text: about a third less), and a
+ * text holding it without a link only costs a whole parse, whose regex decides.
+ */
+const GITHUB = Buffer.from('hub.com');
 
 // A byte loop: Buffer#compare's argument checks cost more than these few bytes.
 function startsAt(line: Buffer, at: number, what: Buffer): boolean {

@@ -17,27 +17,35 @@ import { assistantLine, userLine, writeTranscript } from '../../src/harnesses/cl
 const N = 640;
 const id = (i: number): string => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 
+/** `n` transcripts of one prompt and one reply (100 input tokens) under `home`'s Claude dir. */
+function writeTasks(home: string, n: number): void {
+  const claudeHome = join(home, '.claude');
+  for (let i = 0; i < n; i++) {
+    writeTranscript(claudeHome, id(i), [
+      userLine(`task ${i}`, { sessionId: id(i), ts: '2026-11-30T06:52:53.501Z' }),
+      assistantLine({ id: `m${i}`, requestId: `r${i}`, input: 100, output: 10, sessionId: id(i), ts: '2026-11-30T06:52:54.000Z' }),
+    ], `/home/dev/p${i % 7}`);
+  }
+}
+
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child) return;
+  child.kill('SIGTERM');
+  await waitExit(child).catch(() => child.kill('SIGKILL'));
+}
+
 describe('cold index progress (issue 17)', () => {
   const t = tempHome('muster-e2e-cold-');
   let env: NodeJS.ProcessEnv;
   let child: ChildProcess | undefined;
 
   before(() => {
-    const claudeHome = join(t.home, '.claude');
-    for (let i = 0; i < N; i++) {
-      writeTranscript(claudeHome, id(i), [
-        userLine(`task ${i}`, { sessionId: id(i), ts: '2026-11-30T06:52:53.501Z' }),
-        assistantLine({ id: `m${i}`, requestId: `r${i}`, input: 100, output: 10, sessionId: id(i), ts: '2026-11-30T06:52:54.000Z' }),
-      ], `/home/dev/p${i % 7}`);
-    }
+    writeTasks(t.home, N);
     // Any history is cold (no byte threshold); a batch (at most 64 files) every 1.5 s per worker.
     env = envFor(t.home, { MUSTER_INDEX_COLD_BYTES: '0', MUSTER_INDEX_PACE_MS: '1500' });
   });
   after(async () => {
-    if (child) {
-      child.kill('SIGTERM');
-      await waitExit(child).catch(() => child?.kill('SIGKILL'));
-    }
+    await stop(child);
     t.cleanup();
   });
 
@@ -119,20 +127,11 @@ describe('a listing asked for at the start of a cold index waits for it (issue 1
   let child: ChildProcess | undefined;
 
   before(() => {
-    const claudeHome = join(t.home, '.claude');
-    for (let i = 0; i < M; i++) {
-      writeTranscript(claudeHome, id(i), [
-        userLine(`task ${i}`, { sessionId: id(i), ts: '2026-11-30T06:52:53.501Z' }),
-        assistantLine({ id: `m${i}`, requestId: `r${i}`, input: 100, output: 10, sessionId: id(i), ts: '2026-11-30T06:52:54.000Z' }),
-      ], `/home/dev/p${i % 7}`);
-    }
+    writeTasks(t.home, M);
     env = envFor(t.home, { MUSTER_INDEX_COLD_BYTES: '0', MUSTER_INDEX_PACE_MS: '300' });
   });
   after(async () => {
-    if (child) {
-      child.kill('SIGTERM');
-      await waitExit(child).catch(() => child?.kill('SIGKILL'));
-    }
+    await stop(child);
     t.cleanup();
   });
 

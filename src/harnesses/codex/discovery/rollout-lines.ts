@@ -3,8 +3,9 @@
  *
  * The records Muster never shows (world snapshots, full messages, reasoning, tool outputs, command
  * items) are most of a rollout's bytes; they are recognised from the first HEAD_BYTES bytes, as
- * `rolloutIgnore` recognises them from the decoded head, without decoding anything, and what the
- * summary needs from them (the time, the call an output closes) is taken from those bytes. The rest
+ * `rolloutIgnore` recognises them from the decoded head, with no UTF-8 decoding (those bytes are read
+ * as latin1, a character per byte), and what the summary needs from them (the time, the call an output
+ * closes) is taken from those bytes. The rest
  * is parsed whole, except a large `session_meta` (its base instructions are ~20 KB), read as its
  * skeleton (jsonl/skeleton.ts) when every field the summary takes from it is outside the elided text.
  */

@@ -68,7 +68,7 @@ test('the byte head filter agrees with the decoded one on every head, ids and ti
     '{"timestamp":"2026-11-30T06:52:03.600Z","ordinal":1', '{"timestamp":"', '{"timestamp":""', ',"type":"world_state","payload":', ',"type":"response_item","payload":{"type":"',
     'message"', 'reasoning"', '"payload":{"type":"function_call_output"', '"payload":{"type":"_call_output"', '"payload":{"type":"custom_tool_call_output"', '"payload":{"type":"Function_call_output"',
     '"call_id":"call_1"', '"call_id":""', '"call_id":"a\\"b"', '"call_id":"é✓"', ',"type":"event_msg","payload":{"type":"item_completed"', '"item":{"type":"UserMessage"',
-    '"item":{"type":"CommandExecution"', '"item":{"type":""', '"item":{"type":"X1"', 'zz', '"', '\\', 'x'.repeat(200),
+    '"item":{"type":"CommandExecution"', '"item":{"type":""', '"item":{"type":"X1"', ',"type":"event_msg"', ',"type":"response_item","payload":{"type":"function_call"', 'zz', '"', '\\', 'x'.repeat(200),
   ];
   for (let i = 0; i < 20_000; i++) {
     let head = '';

@@ -32,8 +32,7 @@ const ELIDE_BYTES = 256;
 // search costs less than a Buffer search on a few hundred bytes. Values are decoded from the bytes.
 const WORLD_STATE = ',"type":"world_state","payload":';
 const RESPONSE_ITEM = ',"type":"response_item","payload":{"type":"';
-const PAYLOAD_TYPE = '"payload":{"type":"';
-/** What follows PAYLOAD_TYPE in `"payload":{"type":"message"` and `"payload":{"type":"reasoning"`. */
+/** What follows RESPONSE_ITEM in a message's and a reasoning's head. */
 const MESSAGE = 'message"';
 const REASONING = 'reasoning"';
 const CALL_OUTPUT = '_call_output';
@@ -50,38 +49,32 @@ const TYPE_KEY = ',"type":"';
 const isLower = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || c === 0x5f;
 const isAlpha = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 
-/** What a head's payload types say (one search for `"payload":{"type":"`, each occurrence read). */
-const PAYLOAD_MESSAGE = 1; // /"payload":\{"type":"message"/ or /"payload":\{"type":"reasoning"/
-const PAYLOAD_CALL_OUTPUT = 2; // /"payload":\{"type":"[a-z_]+_call_output"/
+/** The payload type that starts at `start` (the end of RESPONSE_ITEM): what it says of the line. */
+const PAYLOAD_MESSAGE = 1; // message or reasoning
+const PAYLOAD_CALL_OUTPUT = 2; // /^[a-z_]+_call_output$/
 
-function payloadKinds(head: string): number {
-  let kinds = 0;
-  for (let at = head.indexOf(PAYLOAD_TYPE); at !== -1; at = head.indexOf(PAYLOAD_TYPE, at + 1)) {
-    const start = at + PAYLOAD_TYPE.length;
-    if (head.startsWith(MESSAGE, start) || head.startsWith(REASONING, start)) kinds |= PAYLOAD_MESSAGE;
-    let end = start;
-    while (isLower(head.charCodeAt(end))) end++;
-    if (head.charCodeAt(end) === QUOTE && end - start > CALL_OUTPUT.length && head.startsWith(CALL_OUTPUT, end - CALL_OUTPUT.length)) kinds |= PAYLOAD_CALL_OUTPUT;
-  }
-  return kinds;
+function payloadKind(head: string, start: number): number {
+  if (head.startsWith(MESSAGE, start) || head.startsWith(REASONING, start)) return PAYLOAD_MESSAGE;
+  let end = start;
+  while (isLower(head.charCodeAt(end))) end++;
+  const callOutput = head.charCodeAt(end) === QUOTE && end - start > CALL_OUTPUT.length && head.startsWith(CALL_OUTPUT, end - CALL_OUTPUT.length);
+  return callOutput ? PAYLOAD_CALL_OUTPUT : 0;
 }
 
-/** What a head's item types say (one search for `"item":{"type":"`, each occurrence read). */
-const ITEM_USER = 1; // /"item":\{"type":"UserMessage"/
-const ITEM_AGENT = 2; // /"item":\{"type":"AgentMessage"/
-const ITEM_ANY = 4; // /"item":\{"type":"[A-Za-z]+"/
+/** The first item type from `from` (`"item":{"type":"…"`): what it says of the line. */
+const ITEM_USER = 1; // UserMessage
+const ITEM_AGENT = 2; // AgentMessage
+const ITEM_ANY = 4; // /^[A-Za-z]+$/
 
-function itemKinds(head: string): number {
-  let kinds = 0;
-  for (let at = head.indexOf(ITEM_TYPE); at !== -1; at = head.indexOf(ITEM_TYPE, at + 1)) {
-    const start = at + ITEM_TYPE.length;
-    if (head.startsWith(USER_MESSAGE, start)) kinds |= ITEM_USER;
-    if (head.startsWith(AGENT_MESSAGE, start)) kinds |= ITEM_AGENT;
-    let end = start;
-    while (isAlpha(head.charCodeAt(end))) end++;
-    if (end > start && head.charCodeAt(end) === QUOTE) kinds |= ITEM_ANY;
-  }
-  return kinds;
+function itemKind(head: string, from: number): number {
+  const at = head.indexOf(ITEM_TYPE, from);
+  if (at === -1) return 0;
+  const start = at + ITEM_TYPE.length;
+  let end = start;
+  while (isAlpha(head.charCodeAt(end))) end++;
+  if (end === start || head.charCodeAt(end) !== QUOTE) return 0;
+  if (head.startsWith(USER_MESSAGE, start)) return ITEM_ANY | ITEM_USER;
+  return head.startsWith(AGENT_MESSAGE, start) ? ITEM_ANY | ITEM_AGENT : ITEM_ANY;
 }
 
 /** The first /"call_id":"([^"\\]+)"/ capture (decoded from `line`'s bytes), or null. */
@@ -118,34 +111,27 @@ const IGNORE_BUT_MESSAGE = 2;
 
 function headVerdict(s: RolloutSummary, line: Buffer): number {
   const head = line.toString('latin1', 0, Math.min(line.length, HEAD_BYTES));
-  // The three record heads all start with `,"type":"`: look where that occurs (once or twice in a
-  // head) instead of searching the head for each.
-  let world = false;
-  let response = false;
-  let item = false;
-  for (let at = head.indexOf(TYPE_KEY); at !== -1; at = head.indexOf(TYPE_KEY, at + 1)) {
-    world ||= head.startsWith(WORLD_STATE, at);
-    response ||= head.startsWith(RESPONSE_ITEM, at);
-    item ||= head.startsWith(ITEM_COMPLETED, at);
-  }
+  // As rolloutIgnore reads a head: the record's type is at the first `,"type":"`.
+  const at = head.indexOf(TYPE_KEY);
+  if (at === -1) return PARSE;
   let skip = false;
   let closes: string | null = null;
   let message = false;
-  if (world) skip = true;
-  else if (response) {
-    const kinds = payloadKinds(head);
-    if ((kinds & PAYLOAD_MESSAGE) !== 0) skip = true;
-    else if ((kinds & PAYLOAD_CALL_OUTPUT) !== 0) {
+  if (head.startsWith(WORLD_STATE, at)) skip = true;
+  else if (head.startsWith(RESPONSE_ITEM, at)) {
+    const kind = payloadKind(head, at + RESPONSE_ITEM.length);
+    if (kind === PAYLOAD_MESSAGE) skip = true;
+    else if (kind === PAYLOAD_CALL_OUTPUT) {
       closes = callIdOf(head, line);
       skip = closes !== null;
     }
-  } else if (item) {
-    const kinds = itemKinds(head);
-    const user = (kinds & ITEM_USER) !== 0;
+  } else if (head.startsWith(ITEM_COMPLETED, at)) {
+    const kind = itemKind(head, at);
+    const user = (kind & ITEM_USER) !== 0;
     const wanted = s.firstPrompt === null && user;
-    skip = !wanted && (kinds & ITEM_ANY) !== 0;
+    skip = !wanted && kind !== 0;
     // As rolloutIgnore's `messages` filter keeps them: every prompt and reply.
-    message = skip && (user || (kinds & ITEM_AGENT) !== 0);
+    message = skip && (user || (kind & ITEM_AGENT) !== 0);
   }
   if (!skip) return PARSE;
   const ts = timestampOf(head, line);

@@ -203,31 +203,42 @@ export function applyRolloutRecord(s: RolloutSummary, record: unknown, sink?: Us
 
 const HEAD_TS = /^\{"timestamp":"([^"]+)"/;
 const HEAD_CALL_ID = /"call_id":"([^"\\]+)"/;
+const RECORD_TYPE = ',"type":"';
+const RESPONSE_ITEM = ',"type":"response_item","payload":{"type":"';
+const ITEM_COMPLETED = ',"type":"event_msg","payload":{"type":"item_completed"';
+const ITEM_TYPE = '"item":{"type":"';
 
 /**
  * The `ignore` filter for readJsonlFrom: big records Muster never shows are not JSON.parsed (world
  * snapshots, full messages — the text comes from the small item_completed records — tool outputs and
  * command items). What the summary needs from them (timestamp, the call_id an output closes) is taken
  * from the head. Anything not recognised is parsed, so an unexpected layout costs time, never data.
+ * A head is read where Codex writes its keys: the record's type is the first `,"type":"` (after the
+ * timestamp), the payload's type follows it, and an item's type is the first `"item":{"type":"` after.
  * `messages`: the filter of search's and reading's pass, which keeps every prompt and reply.
  */
 export function rolloutIgnore(s: RolloutSummary, opts: { messages?: boolean } = {}): (head: string) => boolean {
   return (head) => {
     let skip = false;
     let closes: string | null = null;
-    if (head.includes(',"type":"world_state","payload":')) skip = true;
-    else if (head.includes(',"type":"response_item","payload":{"type":"')) {
-      if (head.includes('"payload":{"type":"message"') || head.includes('"payload":{"type":"reasoning"')) skip = true;
-      else if (/"payload":\{"type":"[a-z_]+_call_output"/.test(head)) {
+    const at = head.indexOf(RECORD_TYPE);
+    if (at === -1) return false;
+    if (head.startsWith(',"type":"world_state","payload":', at)) skip = true;
+    else if (head.startsWith(RESPONSE_ITEM, at)) {
+      const type = /^[a-z_]+(?=")/.exec(head.slice(at + RESPONSE_ITEM.length))?.[0] ?? '';
+      if (type === 'message' || type === 'reasoning') skip = true;
+      else if (/^[a-z_]+_call_output$/.test(type)) {
         closes = HEAD_CALL_ID.exec(head)?.[1] ?? null;
         skip = closes !== null;
       }
-    } else if (head.includes(',"type":"event_msg","payload":{"type":"item_completed"')) {
+    } else if (head.startsWith(ITEM_COMPLETED, at)) {
       // The first prompt is read for the summary; with `messages` (search and reading) every prompt and
       // reply is; other items are not.
-      const user = head.includes('"item":{"type":"UserMessage"');
-      const wanted = opts.messages === true ? user || head.includes('"item":{"type":"AgentMessage"') : s.firstPrompt === null && user;
-      skip = !wanted && /"item":\{"type":"[A-Za-z]+"/.test(head);
+      const i = head.indexOf(ITEM_TYPE, at);
+      const type = i === -1 ? '' : (/^[A-Za-z]+(?=")/.exec(head.slice(i + ITEM_TYPE.length))?.[0] ?? '');
+      const user = type === 'UserMessage';
+      const wanted = opts.messages === true ? user || type === 'AgentMessage' : s.firstPrompt === null && user;
+      skip = !wanted && type !== '';
     }
     if (!skip) return false;
     const ts = HEAD_TS.exec(head)?.[1];

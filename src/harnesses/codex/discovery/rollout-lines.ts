@@ -5,13 +5,14 @@
  * items) are most of a rollout's bytes; they are recognised from the first HEAD_BYTES bytes, as
  * `rolloutIgnore` recognises them from the decoded head, with no UTF-8 decoding (those bytes are read
  * as latin1, a character per byte), and what the summary needs from them (the time, the call an output
- * closes) is taken from those bytes. The rest
+ * closes) is taken from those bytes. Token lines give their counts only (token-lines.ts). The rest
  * is parsed whole, except a large `session_meta` (its base instructions are ~20 KB), read as its
  * skeleton (jsonl/skeleton.ts) when every field the summary takes from it is outside the elided text.
  */
 import { isBlank, isElided, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
 import type { TranscriptMessage } from '../../../core/transcript-message.ts';
-import { applyRolloutRecord } from './rollout.ts';
+import { applyRolloutRecord, applyTokenLine } from './rollout.ts';
+import { readTokenLine } from './token-lines.ts';
 import { rolloutMessagesOf } from './rollout-messages.ts';
 import type { RolloutSummary } from './rollout.ts';
 import type { UsageSink } from './usage-records.ts';
@@ -109,10 +110,11 @@ const PARSE = 0;
 const IGNORE = 1;
 const IGNORE_BUT_MESSAGE = 2;
 
-function headVerdict(s: RolloutSummary, line: Buffer): number {
-  const head = line.toString('latin1', 0, Math.min(line.length, HEAD_BYTES));
-  // As rolloutIgnore reads a head: the record's type is at the first `,"type":"`.
-  const at = head.indexOf(TYPE_KEY);
+/** A line's first HEAD_BYTES bytes as latin1. */
+const headOf = (line: Buffer): string => line.toString('latin1', 0, Math.min(line.length, HEAD_BYTES));
+
+/** `head` is headOf(line); `at`, where its record type is (as rolloutIgnore reads a head: the first `,"type":"`). */
+function headVerdict(s: RolloutSummary, line: Buffer, head = headOf(line), at = head.indexOf(TYPE_KEY)): number {
   if (at === -1) return PARSE;
   let skip = false;
   let closes: string | null = null;
@@ -151,6 +153,17 @@ function metaSuffices(record: unknown): boolean {
   return ![p.id, p.timestamp, p.cwd, p.originator, p.source, p.thread_source, p.cli_version].some(elided) && !(git && typeof git === 'object' && elided(git.branch));
 }
 
+/** A token line read without a parse (token-lines.ts) into `s`; false when the line is to be parsed whole. */
+function foldTokenLine(s: RolloutSummary, line: Buffer, head: string, at: number, sink: UsageSink | undefined): boolean {
+  const tokens = readTokenLine(head, at, line, sink !== undefined);
+  if (tokens === undefined) return false;
+  // An escaped quote in the time would be decoded by a parse.
+  const ts = timestampOf(head, line);
+  if (ts === undefined || ts.includes('\\')) return false;
+  applyTokenLine(s, ts, tokens.total, tokens.last, sink);
+  return true;
+}
+
 /**
  * Folds one line (without its '\n') into `s`, and its conversation messages into `messages` when given
  * (as search's filter reads them: a prompt or reply the summary does not parse is parsed for them).
@@ -158,7 +171,9 @@ function metaSuffices(record: unknown): boolean {
  */
 export function foldRolloutLine(s: RolloutSummary, line: Buffer, counts: LineCounts, sink?: UsageSink, messages?: TranscriptMessage[]): void {
   if (isBlank(line)) return;
-  const verdict = headVerdict(s, line);
+  const head = headOf(line);
+  const at = head.indexOf(TYPE_KEY);
+  const verdict = headVerdict(s, line, head, at);
   if (verdict !== PARSE) {
     counts.linesIgnored++;
     s.records++; // only a Codex record's head is taken
@@ -167,6 +182,10 @@ export function foldRolloutLine(s: RolloutSummary, line: Buffer, counts: LineCou
       if (record !== undefined) for (const m of rolloutMessagesOf(record)) messages.push(m);
     }
     return;
+  }
+  if (at !== -1 && foldTokenLine(s, line, head, at, sink)) {
+    counts.linesParsed++;
+    return; // no message
   }
   if (line.length > WHOLE_LINE_BYTES) {
     const skeleton = parseSkeleton(line, ELIDE_BYTES);

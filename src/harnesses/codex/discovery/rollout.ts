@@ -107,6 +107,18 @@ function takeRequest(s: RolloutSummary, total: TokenCounts, lastRaw: unknown, ts
   takeTotal(s, total);
 }
 
+/**
+ * A token line read without a parse (token-lines.ts), from `ts`: what applyRolloutRecord does with its
+ * record (`total` is token_count's `info.total_token_usage` or the record's `thread_token_usage`,
+ * `last` its `last_token_usage` or `usage`).
+ */
+export function applyTokenLine(s: RolloutSummary, ts: string, total: unknown, last: unknown, sink?: UsageSink): void {
+  s.records++;
+  if (s.lastActivityAt === null || ts > s.lastActivityAt) s.lastActivityAt = ts;
+  const t = tokensFromUsage(total);
+  if (t) takeRequest(s, t, last, ts, sink);
+}
+
 function applyEvent(s: RolloutSummary, p: Obj, ts: string | null, sink: UsageSink | undefined): void {
   switch (p.type) {
     case 'task_started': {

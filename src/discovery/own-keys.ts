@@ -10,8 +10,12 @@ export function ownValue<T>(obj: Record<string, T>, key: string): T | undefined 
   return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
-/** Stores `value` as an own, enumerable entry, also for `__proto__`. */
+/**
+ * Stores `value` as an own, enumerable entry, also for `__proto__`. Only `__proto__` needs defining
+ * (an accessor on Object.prototype); any other key's assignment makes an own entry, and costs far less.
+ */
 export function setOwn<T>(obj: Record<string, T>, key: string, value: T): T {
-  Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  else obj[key] = value;
   return value;
 }

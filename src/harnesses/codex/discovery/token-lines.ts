@@ -87,9 +87,8 @@ function usageRecord(text: string, at: number, wantLast: boolean): TokenLine | u
  * bytes as latin1), or undefined when it is not one or not in the layout above.
  */
 export function readTokenLine(head: string, at: number, line: Buffer, wantLast: boolean): TokenLine | undefined {
-  if (line.length > MAX_TOKEN_LINE) return undefined;
-  const whole = (): string => (line.length === head.length ? head : line.toString('latin1'));
-  if (head.startsWith(TOKEN_COUNT, at)) return tokenCount(whole(), at, wantLast);
-  if (head.startsWith(USAGE_RECORD, at)) return usageRecord(whole(), at, wantLast);
-  return undefined;
+  const count = head.startsWith(TOKEN_COUNT, at);
+  if ((!count && !head.startsWith(USAGE_RECORD, at)) || line.length > MAX_TOKEN_LINE) return undefined;
+  const text = line.length === head.length ? head : line.toString('latin1');
+  return count ? tokenCount(text, at, wantLast) : usageRecord(text, at, wantLast);
 }

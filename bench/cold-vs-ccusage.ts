@@ -7,7 +7,7 @@
  *   hold its listing until the cold index is over: spawn of `up` to exit of `ls` listing every session.
  * - transcripts: the same minus each tool's time on an empty home (its fixed cost), medians.
  * - where Muster's time goes (corpus/cold-breakdown.ts): one more cold run, untimed, with the daemon's
- *   CPU per thread until `ls` answered (the index over) and `ls` once more when its writes are done; and the fold
+ *   CPU per thread until `ls` answered (the index over) and `ls` once more when its writes and its second pass are done; and the fold
  *   alone on one warm thread of this process, with and without search's messages.
  * Runs alternate ccusage / Muster / empty homes so load drift on a shared machine hits both alike.
  * Env: BENCH_CORPUS_MB (default 468), BENCH_CORPUS_FILES (800), BENCH_RUNS (5), BENCH_HARNESSES
@@ -24,7 +24,7 @@ import { generateCodexCorpus } from './corpus/codex-corpus.ts';
 import { installCcusage, runCcusage } from './corpus/ccusage.ts';
 import type { Ccusage } from './corpus/ccusage.ts';
 import { median } from './corpus/daemon-kit.ts';
-import { cpuSince, foldAloneMs, threadSampler, timeLs, untilQuiet } from './corpus/cold-breakdown.ts';
+import { QUIET_SPELLS, cpuSince, foldAloneMs, threadSampler, timeLs, untilQuiet } from './corpus/cold-breakdown.ts';
 import type { ThreadCpu } from './corpus/cold-breakdown.ts';
 
 type Harness = 'claude' | 'codex';
@@ -171,7 +171,7 @@ async function printBreakdown(harness: Harness, dir: string, bytes: number): Pro
   console.log('  where Muster\'s time goes (one more cold run, untimed; CPU per thread from /proc until `ls` answered):');
   const threads = (c: ThreadCpu): string => `daemon's thread ${ms(c.daemon)}, index workers ${ms(c.index)} (${c.indexThreads} threads), search thread ${ms(c.search)}, other threads (V8's compiler and GC, libuv) ${ms(c.other)}`;
   if (b?.cpu) console.log(`    until \`ls\` answered (the index over): ${threads(b.cpu)}; the process ${ms(b.cpu.total)} of CPU in ${ms(b.indexMs)} from the spawn of \`up\``);
-  if (b?.after) console.log(`    then until the daemon was quiet (its writes, the first \`ls\`): ${threads(b.after)}; the process ${ms(b.after.total)} of CPU; quiet (three 100 ms spells without CPU) ${ms(b.quietMs)} after the spawn of \`up\``);
+  if (b?.after) console.log(`    then until the daemon was quiet (its writes; the second pass: search's messages and the usage records): ${threads(b.after)}; the process ${ms(b.after.total)} of CPU; quiet (${QUIET_SPELLS} 100 ms spells without CPU) ${ms(b.quietMs)} after the spawn of \`up\``);
   if (b) console.log(`    \`muster ls\` (started right after \`up\`, so it waited for the index): ${ms(b.lsMs)}; again once the daemon's writes were done: ${ms(b.lsQuietMs)}`);
   const alone = foldAloneMs(harness, dir, false);
   const withMessages = foldAloneMs(harness, dir, true);

@@ -92,15 +92,22 @@ export function threadSampler(pid: number): { sample(): void; cpu(): ThreadCpu }
 }
 
 /**
- * Waits until the process has used no more than a tick in each of three 100 ms spells (at most 10 s);
- * `tick` runs every 100 ms. Without /proc, waits 3 s.
+ * How many quiet 100 ms spells in a row make a daemon quiet: more than the 500 ms it waits after a cold
+ * index before the second pass (search's messages and the usage records; daemon/cold-index.ts), which
+ * three spells could take for the end.
+ */
+export const QUIET_SPELLS = 8;
+
+/**
+ * Waits until the process has used no more than a tick in each of QUIET_SPELLS 100 ms spells (at most
+ * 10 s); `tick` runs every 100 ms. Without /proc, waits 3 s.
  */
 export async function untilQuiet(pid: number, tick: () => void = () => {}): Promise<void> {
   if (!existsSync(`/proc/${pid}/stat`)) return sleep(3000); // no /proc: a fixed wait instead
   const end = performance.now() + 10_000;
   let quiet = 0;
   let before = processMs(pid);
-  while (quiet < 3 && performance.now() < end) {
+  while (quiet < QUIET_SPELLS && performance.now() < end) {
     await sleep(100);
     tick();
     const now = processMs(pid);

@@ -3,7 +3,7 @@
 // Object.prototype's members, never a replaced prototype, never a polluted Object.prototype.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ownValue, setOwn } from './own-keys.ts';
+import { keyedObject, ownValue, setOwn } from './own-keys.ts';
 import { costOf, countAssistantUsage, createUsageState } from '../harnesses/claude/discovery/transcript-usage.ts';
 import { applyRolloutRecord, emptyRolloutSummary } from '../harnesses/codex/discovery/rollout.ts';
 import { rec } from '../harnesses/codex/discovery/rollout-fixtures.test-support.ts';
@@ -20,6 +20,18 @@ describe('keys from harness files that name Object.prototype members', () => {
     assert.deepEqual(Object.keys(o).sort(), [...INHERITED].sort());
     assert.equal(Object.getPrototypeOf(o), Object.prototype);
     assert.equal(JSON.parse(JSON.stringify(o)).__proto__, 1);
+  });
+
+  it('keyedObject is an ordinary empty object: Object.prototype, `{}` as JSON and through a clone, keys of any name', () => {
+    const o = keyedObject<number>();
+    assert.equal(Object.getPrototypeOf(o), Object.prototype);
+    assert.deepEqual(o, {});
+    for (const k of [...INHERITED, 'call_1']) setOwn(o, k, 2);
+    delete o.call_1;
+    assert.deepEqual(Object.keys(o).sort(), [...INHERITED].sort());
+    assert.equal(ownValue(o, 'toString'), 2);
+    assert.deepEqual(JSON.parse(JSON.stringify(o)), structuredClone(o));
+    assert.equal(JSON.stringify(keyedObject()), '{}');
   });
 
   it('a Claude message of model __proto__ or constructor is counted under that name and pollutes nothing', () => {

@@ -6,7 +6,7 @@
  */
 import type { TokenCounts } from '../../../core/session.ts';
 import { emptyTokens } from '../../../core/session.ts';
-import { setOwn } from '../../../discovery/own-keys.ts';
+import { keyedObject, setOwn } from '../../../discovery/own-keys.ts';
 import { requestRecord } from './usage-records.ts';
 import type { UsageSink } from './usage-records.ts';
 
@@ -47,7 +47,7 @@ export function emptyRolloutSummary(): RolloutSummary {
   return {
     v: 3, records: 0, id: null, cwd: null, startedAt: null, originator: null, source: null, threadSource: null, cliVersion: null,
     model: null, branch: null, firstPrompt: null, tokens: emptyTokens(), byModel: {},
-    lastActivityAt: null, turn: { state: 'none', id: null, since: null, trigger: null }, pending: {}, lastAgentMessage: null,
+    lastActivityAt: null, turn: { state: 'none', id: null, since: null, trigger: null }, pending: keyedObject(), lastAgentMessage: null,
   };
 }
 
@@ -124,17 +124,17 @@ function applyEvent(s: RolloutSummary, p: Obj, ts: string | null, sink: UsageSin
     case 'task_started': {
       const attr = obj(p.turn_attribution);
       s.turn = { state: 'running', id: str(p.turn_id), since: ts, trigger: str(attr?.turn_trigger) };
-      s.pending = {};
+      s.pending = keyedObject();
       break;
     }
     case 'task_complete':
       s.turn = { ...s.turn, state: 'complete', id: str(p.turn_id) ?? s.turn.id, since: ts };
       s.lastAgentMessage = str(p.last_agent_message) ?? s.lastAgentMessage;
-      s.pending = {};
+      s.pending = keyedObject();
       break;
     case 'turn_aborted':
       s.turn = { ...s.turn, state: 'aborted', id: str(p.turn_id) ?? s.turn.id, since: ts };
-      s.pending = {};
+      s.pending = keyedObject();
       break;
     case 'item_completed': {
       const item = obj(p.item);

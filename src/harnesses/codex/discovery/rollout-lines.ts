@@ -11,7 +11,7 @@
  */
 import { isBlank, isElided, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
 import type { TranscriptMessage } from '../../../core/transcript-message.ts';
-import { applyRolloutRecord, applyTokenLine } from './rollout.ts';
+import { ITEM_COMPLETED, ITEM_TYPE, RECORD_TYPE, RESPONSE_ITEM, WORLD_STATE, applyRolloutRecord, applyTokenLine } from './rollout.ts';
 import { readTokenLine } from './token-lines.ts';
 import { rolloutMessagesOf } from './rollout-messages.ts';
 import type { RolloutSummary } from './rollout.ts';
@@ -31,21 +31,17 @@ const ELIDE_BYTES = 256;
 
 // The head is read as a latin1 string (one character per byte, so offsets are byte offsets): a string
 // search costs less than a Buffer search on a few hundred bytes. Values are decoded from the bytes.
-const WORLD_STATE = ',"type":"world_state","payload":';
-const RESPONSE_ITEM = ',"type":"response_item","payload":{"type":"';
+// The record heads (RECORD_TYPE and the heads that start there) are rollout.ts's, which rolloutIgnore reads too.
 /** What follows RESPONSE_ITEM in a message's and a reasoning's head. */
 const MESSAGE = 'message"';
 const REASONING = 'reasoning"';
 const CALL_OUTPUT = '_call_output';
 const CALL_ID = '"call_id":"';
-const ITEM_COMPLETED = ',"type":"event_msg","payload":{"type":"item_completed"';
-const ITEM_TYPE = '"item":{"type":"';
 /** What follows ITEM_TYPE in `"item":{"type":"UserMessage"` and `"item":{"type":"AgentMessage"`. */
 const USER_MESSAGE = 'UserMessage"';
 const AGENT_MESSAGE = 'AgentMessage"';
 const TIMESTAMP_HEAD = '{"timestamp":"';
 const QUOTE = 0x22;
-const TYPE_KEY = ',"type":"';
 
 const isLower = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || c === 0x5f;
 const isAlpha = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
@@ -114,7 +110,7 @@ const IGNORE_BUT_MESSAGE = 2;
 const headOf = (line: Buffer): string => line.toString('latin1', 0, Math.min(line.length, HEAD_BYTES));
 
 /** `head` is headOf(line); `at`, where its record type is (as rolloutIgnore reads a head: the first `,"type":"`). */
-function headVerdict(s: RolloutSummary, line: Buffer, head = headOf(line), at = head.indexOf(TYPE_KEY)): number {
+function headVerdict(s: RolloutSummary, line: Buffer, head = headOf(line), at = head.indexOf(RECORD_TYPE)): number {
   if (at === -1) return PARSE;
   let skip = false;
   let closes: string | null = null;
@@ -172,7 +168,7 @@ function foldTokenLine(s: RolloutSummary, line: Buffer, head: string, at: number
 export function foldRolloutLine(s: RolloutSummary, line: Buffer, counts: LineCounts, sink?: UsageSink, messages?: TranscriptMessage[]): void {
   if (isBlank(line)) return;
   const head = headOf(line);
-  const at = head.indexOf(TYPE_KEY);
+  const at = head.indexOf(RECORD_TYPE);
   const verdict = headVerdict(s, line, head, at);
   if (verdict !== PARSE) {
     counts.linesIgnored++;

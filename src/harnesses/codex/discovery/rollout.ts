@@ -96,8 +96,13 @@ function textOf(content: unknown): string | null {
   return parts.length > 0 ? parts.join('\n') : null;
 }
 
-/** A new running total from `ts`: its request's usage record to `sink`, then the summary's totals. */
-function takeRequest(s: RolloutSummary, total: TokenCounts, lastRaw: unknown, ts: string | null, sink: UsageSink | undefined): void {
+/**
+ * A new running total (`totalRaw`, as Codex writes it; none when it is not an object) from `ts`: its
+ * request's usage record to `sink`, then the summary's totals.
+ */
+function takeRequest(s: RolloutSummary, totalRaw: unknown, lastRaw: unknown, ts: string | null, sink: UsageSink | undefined): void {
+  const total = tokensFromUsage(totalRaw);
+  if (!total) return;
   if (sink) {
     const last = tokensFromUsage(lastRaw);
     const reasoning = num(obj(lastRaw)?.reasoning_output_tokens);
@@ -115,8 +120,7 @@ function takeRequest(s: RolloutSummary, total: TokenCounts, lastRaw: unknown, ts
 export function applyTokenLine(s: RolloutSummary, ts: string, total: unknown, last: unknown, sink?: UsageSink): void {
   s.records++;
   if (s.lastActivityAt === null || ts > s.lastActivityAt) s.lastActivityAt = ts;
-  const t = tokensFromUsage(total);
-  if (t) takeRequest(s, t, last, ts, sink);
+  takeRequest(s, total, last, ts, sink);
 }
 
 function applyEvent(s: RolloutSummary, p: Obj, ts: string | null, sink: UsageSink | undefined): void {
@@ -143,8 +147,7 @@ function applyEvent(s: RolloutSummary, p: Obj, ts: string | null, sink: UsageSin
     }
     case 'token_count': {
       const info = obj(p.info);
-      const t = tokensFromUsage(info?.total_token_usage);
-      if (t) takeRequest(s, t, info?.last_token_usage, ts, sink);
+      takeRequest(s, info?.total_token_usage, info?.last_token_usage, ts, sink);
       break;
     }
     case 'thread_settings_applied': {
@@ -198,11 +201,9 @@ export function applyRolloutRecord(s: RolloutSummary, record: unknown, sink?: Us
       s.model = str(p.model) ?? s.model;
       s.cwd = str(p.cwd) ?? s.cwd;
       break;
-    case 'token_usage_record': {
-      const t = tokensFromUsage(p.thread_token_usage);
-      if (t) takeRequest(s, t, p.usage, ts, sink);
+    case 'token_usage_record':
+      takeRequest(s, p.thread_token_usage, p.usage, ts, sink);
       break;
-    }
     case 'event_msg':
       applyEvent(s, p, ts, sink);
       break;
@@ -215,10 +216,14 @@ export function applyRolloutRecord(s: RolloutSummary, record: unknown, sink?: Us
 
 const HEAD_TS = /^\{"timestamp":"([^"]+)"/;
 const HEAD_CALL_ID = /"call_id":"([^"\\]+)"/;
-const RECORD_TYPE = ',"type":"';
-const RESPONSE_ITEM = ',"type":"response_item","payload":{"type":"';
-const ITEM_COMPLETED = ',"type":"event_msg","payload":{"type":"item_completed"';
-const ITEM_TYPE = '"item":{"type":"';
+/** Where a head is read (rolloutIgnore here, the byte filter in rollout-lines.ts): the record's type key. */
+export const RECORD_TYPE = ',"type":"';
+/** The heads that start at RECORD_TYPE, as Codex writes them. */
+export const WORLD_STATE = ',"type":"world_state","payload":';
+export const RESPONSE_ITEM = ',"type":"response_item","payload":{"type":"';
+export const ITEM_COMPLETED = ',"type":"event_msg","payload":{"type":"item_completed"';
+/** An item_completed's item type key, after ITEM_COMPLETED. */
+export const ITEM_TYPE = '"item":{"type":"';
 
 /**
  * The `ignore` filter for readJsonlFrom: big records Muster never shows are not JSON.parsed (world
@@ -235,7 +240,7 @@ export function rolloutIgnore(s: RolloutSummary, opts: { messages?: boolean } = 
     let closes: string | null = null;
     const at = head.indexOf(RECORD_TYPE);
     if (at === -1) return false;
-    if (head.startsWith(',"type":"world_state","payload":', at)) skip = true;
+    if (head.startsWith(WORLD_STATE, at)) skip = true;
     else if (head.startsWith(RESPONSE_ITEM, at)) {
       const type = /^[a-z_]+(?=")/.exec(head.slice(at + RESPONSE_ITEM.length))?.[0] ?? '';
       if (type === 'message' || type === 'reasoning') skip = true;

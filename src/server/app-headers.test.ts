@@ -1,0 +1,100 @@
+// Every response over real HTTP carries the app's own headers (nosniff, no referrer), whatever made it:
+// a JSON route, an error envelope, a 404, a stream. And answering them detaches no ArrayBuffer: one
+// detached buffer makes V8 drop the daemon thread's optimised Buffer code (a cold index's fold).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createApp } from './app.ts';
+import { listen } from './listen.ts';
+import { MusterError } from '../errors/index.ts';
+
+const TOKEN = 'b'.repeat(43);
+
+function makeApp(getPort: () => number) {
+  return createApp({
+    token: TOKEN,
+    getPort,
+    logError: () => {},
+    routes: [
+      (a) => a.get('/api/json', (c) => c.json({ ok: true })),
+      (a) => a.get('/api/refused', () => { throw new MusterError('invalid_argument', 'no'); }),
+      (a) => a.get('/api/raw', () => new Response('raw text', { headers: { 'content-type': 'text/plain' } })),
+      (a) =>
+        a.get('/api/stream', () => {
+          const body = new ReadableStream<Uint8Array>({
+            start(ctl) {
+              ctl.enqueue(new TextEncoder().encode('one '));
+              ctl.enqueue(new TextEncoder().encode('two'));
+              ctl.close();
+            },
+          });
+          return new Response(body, { headers: { 'content-type': 'text/plain' } });
+        }),
+    ],
+  });
+}
+
+test('every response carries nosniff and no-referrer: JSON, an error, a 404, a raw body, a stream', async () => {
+  let port = 0;
+  const l = await listen(makeApp(() => port), { port: 0 });
+  port = l.port;
+  try {
+    const cases: [string, number, string][] = [
+      ['/api/json', 200, '{"ok":true}'],
+      ['/api/refused', 400, 'invalid_argument'],
+      ['/api/nothing', 404, 'not_found'],
+      ['/api/raw', 200, 'raw text'],
+      ['/api/stream', 200, 'one two'],
+    ];
+    for (const [path, status, body] of cases) {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      assert.equal(res.status, status, path);
+      assert.ok((await res.text()).includes(body), path);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff', path);
+      assert.equal(res.headers.get('referrer-policy'), 'no-referrer', path);
+    }
+  } finally {
+    await l.close();
+  }
+});
+
+// Run in a child with V8's protector tracing. The protector is one per isolate and is invalidated once:
+// the control at the end (a web Response read, which detaches) shows the main thread's was still
+// whole. (tsx's loader thread, an isolate of its own, may say so for itself before START.)
+const CHILD = `
+import { request } from 'node:http';
+const { createApp } = await import(${JSON.stringify(fileURLToPath(new URL('./app.ts', import.meta.url)))});
+const { listen } = await import(${JSON.stringify(fileURLToPath(new URL('./listen.ts', import.meta.url)))});
+let port = 0;
+const app = createApp({ token: ${JSON.stringify(TOKEN)}, getPort: () => port, logError: () => {}, routes: [
+  (a) => a.get('/api/health', (c) => c.json({ ok: true })),
+  (a) => a.get('/api/list', (c) => c.json({ sessions: Array.from({ length: 200 }, (_, i) => ({ id: 's' + i })) })),
+] });
+const l = await listen(app, { port: 0 });
+port = l.port;
+console.log('START');
+for (const path of ['/api/health', '/api/list', '/api/nothing']) {
+  const r = await new Promise((resolve, reject) => {
+    request({ port, path, headers: { authorization: 'Bearer ${TOKEN}' } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); }).on('error', reject).end();
+  });
+  console.log('answered', path, r);
+}
+console.log('CONTROL');
+await new Response('x').text();
+await l.close();
+console.log('END');
+`;
+
+test('answering requests detaches no ArrayBuffer (the trace shows one only for the control)', () => {
+  const r = spawnSync(process.execPath, ['--trace-protector-invalidation', '--import', 'tsx', '--input-type=module', '-e', CHILD], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const out = r.stdout;
+  assert.match(out, /answered \/api\/health 200[\s\S]*answered \/api\/list 200[\s\S]*answered \/api\/nothing 404/);
+  const start = out.indexOf('START');
+  const control = out.indexOf('CONTROL');
+  assert.ok(start !== -1 && control > start && out.includes('END'), out);
+  const said = 'Invalidating protector cell ArrayBufferDetaching';
+  assert.ok(!out.slice(start, control).includes(said), `an ArrayBuffer was detached while answering:\n${out}`);
+  assert.ok(out.slice(control).includes(said), `the control did not show in the trace:\n${out}`);
+});

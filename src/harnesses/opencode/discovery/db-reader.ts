@@ -11,7 +11,7 @@
  *   tool output or diff summary costs no JS allocation. `json_valid` guards every extract (a malformed
  *   row would otherwise fail the whole query); malformed rows are skipped and counted.
  */
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
 import type { Database as Db } from 'better-sqlite3';
 import { assertSqliteFilesRegular } from '../../../discovery/regular-file/index.ts';
 import { RECENT, createBulkReader } from './db-bulk.ts';
@@ -35,6 +35,17 @@ export interface DbScanResult {
   messages: Map<string, IndexedMessages>;
 }
 
+type DatabaseClass = typeof import('better-sqlite3');
+let databaseClass: DatabaseClass | undefined;
+
+/**
+ * better-sqlite3, loaded at the first open: the cold index's worker thread holds this fold beside the
+ * transcript folds, and loading the native driver (~15 ms) is wasted on a home without OpenCode.
+ */
+function sqliteDriver(): DatabaseClass {
+  return (databaseClass ??= createRequire(import.meta.url)('better-sqlite3') as DatabaseClass);
+}
+
 /**
  * Opens the store read-only; throws when it is missing or unreadable, or when it or a side file is not
  * a regular file (NotRegularFileError: SQLite would block opening a FIFO). The caller counts the failure.
@@ -42,6 +53,7 @@ export interface DbScanResult {
 export function openOpenCodeDb(dbPath: string): Db {
   assertSqliteFilesRegular(dbPath);
   // timeout: wait at most 250 ms on a busy store (WAL recovery) rather than better-sqlite3's 5 s default.
+  const Database = sqliteDriver();
   return new Database(dbPath, { readonly: true, fileMustExist: true, timeout: 250 });
 }
 

@@ -1,6 +1,7 @@
-// Every response over real HTTP carries the app's own headers (nosniff, no referrer), whatever made it:
-// a JSON route, an error envelope, a 404, a stream. And answering them detaches no ArrayBuffer: one
-// detached buffer makes V8 drop the daemon thread's optimised Buffer code (a cold index's fold).
+// Every response over real HTTP carries the server's own headers (nosniff, no referrer; listen.ts),
+// whatever made it: a JSON route, an error envelope, a 404, a raw body, a stream. And answering JSON
+// detaches no ArrayBuffer: one detached buffer makes V8 drop the daemon thread's optimised Buffer code
+// (a cold index's fold).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -86,7 +87,7 @@ await l.close();
 console.log('END');
 `;
 
-test('answering requests detaches no ArrayBuffer (the trace shows one only for the control)', () => {
+test('answering JSON detaches no ArrayBuffer (the trace shows one only for the control)', () => {
   const r = spawnSync(process.execPath, ['--trace-protector-invalidation', '--import', 'tsx', '--input-type=module', '-e', CHILD], { encoding: 'utf8', timeout: 60_000 });
   assert.equal(r.status, 0, r.stderr);
   const out = r.stdout;

@@ -3,7 +3,7 @@
  * Every route sits behind the guards; one error serializer renders every failure; unknown routes
  * are a JSON 404. No stack ever leaves the process.
  */
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { MusterError, toErrorEnvelope } from '../errors/index.ts';
 import { createGuards } from './guards.ts';
 import type { AppEnv, App, RouteModule } from './env.ts';
@@ -30,27 +30,9 @@ export function createApp(opts: AppOptions): App {
   app.use('*', async (c, next) => {
     opts.onRequest?.();
     await next();
-    setFinalHeaders(c);
   });
   app.use('*', createGuards({ token: opts.token, getPort: opts.getPort, publicPaths: new Set(['/api/health']) }));
   for (const mount of opts.routes) mount(app);
   return app;
 }
 
-/**
- * The headers every response carries, set on the response's own Headers. Hono's `c.header()` after
- * the handler would rebuild the response from its body stream: the Node adapter then writes every
- * response through a web stream, and reading it detaches an ArrayBuffer, which makes V8 throw away
- * the daemon thread's optimised code that touches Buffers (a cold index's fold) and compile it again.
- * The adapter's own responses keep their body as it was given and write it at once.
- */
-function setFinalHeaders(c: Context<AppEnv>): void {
-  try {
-    c.res.headers.set('x-content-type-options', 'nosniff');
-    c.res.headers.set('referrer-policy', 'no-referrer');
-  } catch {
-    // Immutable headers (a response fetch() returned): Hono's way, a copy of the response.
-    c.header('x-content-type-options', 'nosniff');
-    c.header('referrer-policy', 'no-referrer');
-  }
-}

@@ -2,7 +2,7 @@
  * The thin Node adapter: serve the app on node:http at 127.0.0.1, track every socket, and close
  * once — ending SSE streams and destroying sockets so no client can hold shutdown open.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import type { App } from './env.ts';
@@ -33,6 +33,21 @@ export interface ListenOptions {
   checkIntervalMs?: number;
 }
 
+/**
+ * The headers every response carries (nosniff, no referrer), set on Node's response before the app
+ * answers: the adapter's writeHead merges them with the app's (which win). Setting them in the app
+ * after its handler (Hono's `c.header()`) rebuilt every response from a web stream, and reading one
+ * detaches an ArrayBuffer, which makes V8 drop the daemon thread's optimised Buffer code (a cold
+ * index's fold). Set on the response's Headers instead, they would cost a Headers object per response.
+ */
+function withOwnHeaders(listener: RequestListener): RequestListener {
+  return (req, res) => {
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('referrer-policy', 'no-referrer');
+    return listener(req, res);
+  };
+}
+
 function tryListen(server: Server, host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (e: Error) => {
@@ -60,7 +75,7 @@ export async function listen(app: App, opts: ListenOptions): Promise<Listener> {
       requestTimeout: opts.requestTimeoutMs ?? 30_000,
       connectionsCheckingInterval: opts.checkIntervalMs ?? 1000,
     },
-    getRequestListener(app.fetch),
+    withOwnHeaders(getRequestListener(app.fetch)),
   );
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {

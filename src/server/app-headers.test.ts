@@ -5,6 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createApp } from './app.ts';
 import { listen } from './listen.ts';
@@ -63,19 +66,21 @@ test('every response carries nosniff and no-referrer: JSON, an error, a 404, a r
 // Run in a child with V8's protector tracing. The protector is one per isolate and is invalidated once:
 // the control at the end (a web Response read, which detaches) shows the main thread's was still
 // whole. (tsx's loader thread, an isolate of its own, may say so for itself before START.)
-const CHILD = `
+const child = (webRoot: string) => `
 import { request } from 'node:http';
+const { webRoutes } = await import(${JSON.stringify(fileURLToPath(new URL('./routes/web.ts', import.meta.url)))});
 const { createApp } = await import(${JSON.stringify(fileURLToPath(new URL('./app.ts', import.meta.url)))});
 const { listen } = await import(${JSON.stringify(fileURLToPath(new URL('./listen.ts', import.meta.url)))});
 let port = 0;
 const app = createApp({ token: ${JSON.stringify(TOKEN)}, getPort: () => port, logError: () => {}, routes: [
   (a) => a.get('/api/health', (c) => c.json({ ok: true })),
   (a) => a.get('/api/list', (c) => c.json({ sessions: Array.from({ length: 200 }, (_, i) => ({ id: 's' + i })) })),
+  webRoutes({ webRoot: ${JSON.stringify(webRoot)} }),
 ] });
 const l = await listen(app, { port: 0 });
 port = l.port;
 console.log('START');
-for (const path of ['/api/health', '/api/list', '/api/nothing']) {
+for (const path of ['/api/health', '/api/list', '/api/nothing', '/', '/assets/board.js']) {
   const r = await new Promise((resolve, reject) => {
     request({ port, path, headers: { authorization: 'Bearer ${TOKEN}' } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); }).on('error', reject).end();
   });
@@ -87,15 +92,26 @@ await l.close();
 console.log('END');
 `;
 
-test('answering JSON detaches no ArrayBuffer (the trace shows one only for the control)', () => {
-  const r = spawnSync(process.execPath, ['--trace-protector-invalidation', '--import', 'tsx', '--input-type=module', '-e', CHILD], { encoding: 'utf8', timeout: 60_000 });
-  assert.equal(r.status, 0, r.stderr);
-  const out = r.stdout;
-  assert.match(out, /answered \/api\/health 200[\s\S]*answered \/api\/list 200[\s\S]*answered \/api\/nothing 404/);
+test('answering JSON and the board\'s files detaches no ArrayBuffer (the trace shows one only for the control)', () => {
+  const webRoot = mkdtempSync(join(tmpdir(), 'muster-web-'));
+  try {
+    mkdirSync(join(webRoot, 'assets'));
+    writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>board</title>');
+    writeFileSync(join(webRoot, 'assets', 'board.js'), 'console.log(1);'.repeat(2000));
+    const r = spawnSync(process.execPath, ['--trace-protector-invalidation', '--import', 'tsx', '--input-type=module', '-e', child(webRoot)], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assertNoDetach(r.stdout);
+  } finally {
+    rmSync(webRoot, { recursive: true, force: true });
+  }
+});
+
+function assertNoDetach(out: string): void {
+  assert.match(out, /answered \/api\/health 200[\s\S]*answered \/api\/list 200[\s\S]*answered \/api\/nothing 404[\s\S]*answered \/ 200[\s\S]*answered \/assets\/board.js 200/);
   const start = out.indexOf('START');
   const control = out.indexOf('CONTROL');
   assert.ok(start !== -1 && control > start && out.includes('END'), out);
   const said = 'Invalidating protector cell ArrayBufferDetaching';
   assert.ok(!out.slice(start, control).includes(said), `an ArrayBuffer was detached while answering:\n${out}`);
   assert.ok(out.slice(control).includes(said), `the control did not show in the trace:\n${out}`);
-});
+}

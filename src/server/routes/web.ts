@@ -38,7 +38,7 @@ export const PAGE_CSP = [
   "form-action 'self'",
 ].join('; ');
 
-interface Asset { file: string; body: Uint8Array | null; type: string; immutable: boolean }
+interface Asset { file: string; body: Uint8Array<ArrayBuffer> | null; type: string; immutable: boolean }
 
 function listAssets(root: string): Map<string, Asset> {
   const out = new Map<string, Asset>();
@@ -82,10 +82,12 @@ export function webRoutes(opts: { webRoot: string }) {
         'cache-control': asset.immutable ? 'public, max-age=31536000, immutable' : 'no-store',
       };
       if (asset.type.startsWith('text/html')) headers['content-security-policy'] = PAGE_CSP;
-      // Copy into an exactly sized buffer: small reads share Node's pooled ArrayBuffer, and serving
-      // `.buffer` of such a view would send unrelated process memory.
+      // Copied into an exactly sized buffer of its own: small reads share Node's pooled ArrayBuffer. Served
+      // as the Uint8Array, which the Node adapter writes at once; an ArrayBuffer body went through a web
+      // byte stream, whose read detaches a buffer and makes V8 drop the daemon thread's optimised Buffer
+      // code (a cold index's fold, while the board is opened to watch it).
       asset.body ??= new Uint8Array(readFileSync(asset.file));
-      return c.body(asset.body.buffer as ArrayBuffer, 200, headers);
+      return c.body(asset.body, 200, headers);
     });
   };
 }

@@ -69,30 +69,38 @@ test('every response carries nosniff and no-referrer: JSON, an error, a 404, a r
 const child = (webRoot: string) => `
 import { request } from 'node:http';
 const { webRoutes } = await import(${JSON.stringify(fileURLToPath(new URL('./routes/web.ts', import.meta.url)))});
+const { packRoutes } = await import(${JSON.stringify(fileURLToPath(new URL('./routes/packs.ts', import.meta.url)))});
+const { createBoardFixture, PNG_1PX } = await import(${JSON.stringify(fileURLToPath(new URL('../board/board-fixtures.test-support.ts', import.meta.url)))});
+const { createEventBus } = await import(${JSON.stringify(fileURLToPath(new URL('../events/index.ts', import.meta.url)))});
 const { createApp } = await import(${JSON.stringify(fileURLToPath(new URL('./app.ts', import.meta.url)))});
 const { listen } = await import(${JSON.stringify(fileURLToPath(new URL('./listen.ts', import.meta.url)))});
 let port = 0;
+const board = createBoardFixture();
 const app = createApp({ token: ${JSON.stringify(TOKEN)}, getPort: () => port, logError: () => {}, routes: [
   (a) => a.get('/api/health', (c) => c.json({ ok: true })),
   (a) => a.get('/api/list', (c) => c.json({ sessions: Array.from({ length: 200 }, (_, i) => ({ id: 's' + i })) })),
   webRoutes({ webRoot: ${JSON.stringify(webRoot)} }),
+  packRoutes({ characters: board.characters, bus: createEventBus() }),
 ] });
 const l = await listen(app, { port: 0 });
 port = l.port;
+const ask = (method, path, body) => new Promise((resolve, reject) => {
+  const headers = { authorization: 'Bearer ${TOKEN}', ...(body ? { 'content-type': 'application/json' } : {}) };
+  request({ port, path, method, headers }, (res) => { let text = ''; res.on('data', (d) => (text += d)); res.on('end', () => resolve({ status: res.statusCode, text })); }).on('error', reject).end(body ? JSON.stringify(body) : undefined);
+});
 console.log('START');
-for (const path of ['/api/health', '/api/list', '/api/nothing', '/', '/assets/board.js']) {
-  const r = await new Promise((resolve, reject) => {
-    request({ port, path, headers: { authorization: 'Bearer ${TOKEN}' } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode)); }).on('error', reject).end();
-  });
-  console.log('answered', path, r);
-}
+for (const path of ['/api/health', '/api/list', '/api/nothing', '/', '/assets/board.js']) console.log('answered', path, (await ask('GET', path)).status);
+console.log('answered pack', (await ask('POST', '/api/packs', { name: 'Crew' })).status);
+const up = JSON.parse((await ask('POST', '/api/packs/image', { pack: 'crew', name: 'dot', data: PNG_1PX.toString('base64') })).text);
+console.log('answered image', (await ask('GET', '/api/packs/crew/' + up.character.file)).status);
 console.log('CONTROL');
 await new Response('x').text();
 await l.close();
+board.cleanup();
 console.log('END');
 `;
 
-test('answering JSON and the board\'s files detaches no ArrayBuffer (the trace shows one only for the control)', () => {
+test('answering JSON, the board\'s files and a pack image detaches no ArrayBuffer (the trace shows one only for the control)', () => {
   const webRoot = mkdtempSync(join(tmpdir(), 'muster-web-'));
   try {
     mkdirSync(join(webRoot, 'assets'));
@@ -107,7 +115,7 @@ test('answering JSON and the board\'s files detaches no ArrayBuffer (the trace s
 });
 
 function assertNoDetach(out: string): void {
-  assert.match(out, /answered \/api\/health 200[\s\S]*answered \/api\/list 200[\s\S]*answered \/api\/nothing 404[\s\S]*answered \/ 200[\s\S]*answered \/assets\/board.js 200/);
+  assert.match(out, /answered \/api\/health 200[\s\S]*answered \/api\/list 200[\s\S]*answered \/api\/nothing 404[\s\S]*answered \/ 200[\s\S]*answered \/assets\/board.js 200[\s\S]*answered pack 200[\s\S]*answered image 200/);
   const start = out.indexOf('START');
   const control = out.indexOf('CONTROL');
   assert.ok(start !== -1 && control > start && out.includes('END'), out);

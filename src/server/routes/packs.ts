@@ -78,7 +78,9 @@ export function packRoutes(opts: { characters: CharacterService; bus: EventBus }
       const found = await svc.readFile(pack, file);
       if (!found) throw new MusterError('not_found', 'no such pack file');
       const immutable = url.searchParams.get('v') === found.hash;
-      return c.body(found.bytes.buffer.slice(found.bytes.byteOffset, found.bytes.byteOffset + found.bytes.byteLength) as ArrayBuffer, 200, {
+      // A copy of its own (a small read may share Node's pooled buffer), served as a Uint8Array, which the
+      // Node adapter writes at once (an ArrayBuffer body goes through a web stream that detaches it; web.ts).
+      return c.body(new Uint8Array(found.bytes), 200, {
         'content-type': found.mime,
         'x-content-type-options': 'nosniff',
         'content-security-policy': PACK_FILE_CSP,

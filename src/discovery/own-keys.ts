@@ -20,6 +20,11 @@ export function setOwn<T>(obj: Record<string, T>, key: string, value: T): T {
   return value;
 }
 
+/** The entry stored under `key` itself; when there is none, `make()` stored there as an own entry. */
+export function ownEntry<T>(obj: Record<string, T>, key: string, make: () => T): T {
+  return Object.hasOwn(obj, key) ? (obj[key] as T) : setOwn(obj, key, make());
+}
+
 /**
  * An empty plain object (Object.prototype, serialised as `{}`) for many distinct keys from harness
  * files, such as tool call ids. V8 gives each new key of an object literal a hidden class of its own:

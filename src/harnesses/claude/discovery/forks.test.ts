@@ -166,4 +166,20 @@ describe('forked claude sessions', () => {
     assert.equal(f.costUsd, 0.024);
     assert.deepEqual(f.tokens, { input: 300, output: 30, cacheRead: 0, cacheWrite: 0 });
   });
+
+  it('copies of a model named __proto__ are shared under that name and pollute nothing', async () => {
+    const { home, source } = setup();
+    const model = '__proto__';
+    writeTranscript(home, SID, [userLine('first turn', { ts: t(0.2) }), assistantLine({ id: 'msg_1', requestId: 'req_1', input: 100, output: 10, ts: t(0.4), model })]);
+    writeTranscript(home, FORK, [
+      userLine('first turn', { ts: t(0.2), sessionId: FORK }),
+      assistantLine({ id: 'msg_1', requestId: 'req_1', input: 100, output: 10, ts: t(0.4), sessionId: FORK, requestSessionId: SID, model }),
+      userLine('fork turn', { ts: t(3), sessionId: FORK }),
+      assistantLine({ id: 'msg_3', requestId: 'req_3', input: 300, output: 30, ts: t(3.2), sessionId: FORK, model }),
+    ]);
+    const f = byId(await source.list(), FORK);
+    assert.equal(f.forkedFrom, SID);
+    assert.deepEqual(f.tokens, { input: 300, output: 30, cacheRead: 0, cacheWrite: 0 });
+    assert.equal(({} as Record<string, unknown>).input, undefined, 'Object.prototype is untouched');
+  });
 });

@@ -12,6 +12,7 @@
  */
 import type { TokenCounts } from '../../../core/session.ts';
 import { emptyTokens } from '../../../core/session.ts';
+import { ownEntry } from '../../../discovery/own-keys.ts';
 import type { CostCheckpoint, Ledger, LedgerCache } from './fork-ledger.ts';
 import type { TranscriptSummary } from './transcript.ts';
 
@@ -109,7 +110,7 @@ function shareOf(ledger: Ledger, owners: Map<string, { id: string; ledger: Ledge
     const owner = owners.get(m.key);
     if (!owner) continue;
     add(shared, m.usage);
-    add((sharedByModel[m.model] ??= emptyTokens()), m.usage);
+    add(ownEntry(sharedByModel, m.model, emptyTokens), m.usage);
     last = { owner, key: m.key };
   }
   if (!last) return null;

@@ -113,9 +113,9 @@ export interface CostShare {
 function minus(a: Record<string, TokenCounts>, b: Record<string, TokenCounts>): Record<string, TokenCounts> {
   const out: Record<string, TokenCounts> = {};
   for (const [model, t] of Object.entries(a)) {
-    const less = b[model];
-    out[model] = less ? { input: Math.max(0, t.input - less.input), output: Math.max(0, t.output - less.output),
-      cacheRead: Math.max(0, t.cacheRead - less.cacheRead), cacheWrite: Math.max(0, t.cacheWrite - less.cacheWrite) } : { ...t };
+    const less = ownValue(b, model);
+    setOwn(out, model, less ? { input: Math.max(0, t.input - less.input), output: Math.max(0, t.output - less.output),
+      cacheRead: Math.max(0, t.cacheRead - less.cacheRead), cacheWrite: Math.max(0, t.cacheWrite - less.cacheWrite) } : { ...t });
   }
   return out;
 }

@@ -6,7 +6,7 @@
  */
 import type { TokenCounts } from '../../../core/session.ts';
 import { emptyTokens } from '../../../core/session.ts';
-import { keyedObject, setOwn } from '../../../discovery/own-keys.ts';
+import { keyedObject, ownEntry, setOwn } from '../../../discovery/own-keys.ts';
 import { requestRecord } from './usage-records.ts';
 import type { UsageSink } from './usage-records.ts';
 
@@ -76,17 +76,20 @@ export function tokensFromUsage(u: unknown): TokenCounts | null {
   return { input: Math.max(0, num(o.input_tokens) - cacheRead - cacheWrite), output: num(o.output_tokens), cacheRead, cacheWrite };
 }
 
-const KEYS = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
-
 /**
  * Takes a new running total: what it adds to the previous one is charged to the model in force.
  * token_usage_record and token_count repeat the same total, so the second adds nothing. A total
  * below the previous one (a counter that restarted) is all new spend rather than a negative one.
  */
 function takeTotal(s: RolloutSummary, total: TokenCounts): void {
-  const restarted = KEYS.some((k) => total[k] < s.tokens[k]);
-  const part = (s.byModel[s.model ?? ''] ??= emptyTokens());
-  for (const k of KEYS) part[k] += restarted ? total[k] : total[k] - s.tokens[k];
+  const prev = s.tokens;
+  const restarted = total.input < prev.input || total.output < prev.output || total.cacheRead < prev.cacheRead || total.cacheWrite < prev.cacheWrite;
+  // The model is the rollout's text: its entry is an own one, whatever its name (own-keys.ts).
+  const part = ownEntry(s.byModel, s.model ?? '', emptyTokens);
+  part.input += restarted ? total.input : total.input - prev.input;
+  part.output += restarted ? total.output : total.output - prev.output;
+  part.cacheRead += restarted ? total.cacheRead : total.cacheRead - prev.cacheRead;
+  part.cacheWrite += restarted ? total.cacheWrite : total.cacheWrite - prev.cacheWrite;
   s.tokens = total;
 }
 

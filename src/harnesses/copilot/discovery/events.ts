@@ -9,6 +9,8 @@
  * as the session the fork came from.
  */
 import type { TokenCounts } from '../../../core/session.ts';
+import { emptyTokens } from '../../../core/session.ts';
+import { ownEntry } from '../../../discovery/own-keys.ts';
 
 /** What the last significant event says about the turn. */
 export type LastKind = 'none' | 'start' | 'user' | 'turn' | 'tool' | 'assistant' | 'turnEnd' | 'shutdown';
@@ -82,7 +84,8 @@ function addUsage(s: EventsSummary, usage: Json): void {
     cacheWrite: num(usage.cacheWriteTokens),
   };
   const model = str(usage.model) ?? '';
-  const m = (s.byModel[model] ??= { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 });
+  // The model is the file's text: its entry is an own one, whatever its name (own-keys.ts).
+  const m = ownEntry(s.byModel, model, emptyTokens);
   for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
     m[k] += t[k];
     s.tokens[k] += t[k];

@@ -12,6 +12,7 @@
 import type { TokenCounts } from '../../../core/session.ts';
 import { emptyTokens } from '../../../core/session.ts';
 import { isUuid } from '../../../core/ids.ts';
+import { ownEntry, ownValue } from '../../../discovery/own-keys.ts';
 
 export interface RecentReply {
   id: string;
@@ -105,11 +106,12 @@ function applyReply(s: ChatSummary, r: Json, at: string | null): void {
   const prev = known >= 0 ? s.recent.splice(known, 1)[0] : undefined;
   if (prev) {
     add(s.tokens, prev.tokens, -1);
-    if (s.byModel[prev.model]) add(s.byModel[prev.model] as TokenCounts, prev.tokens, -1);
+    const before = ownValue(s.byModel, prev.model);
+    if (before) add(before, prev.tokens, -1);
   }
   add(s.tokens, t, 1);
-  if (!Object.hasOwn(s.byModel, key)) s.byModel[key] = emptyTokens();
-  add(s.byModel[key] as TokenCounts, t, 1);
+  // The model is the file's text: its entry is an own one, whatever its name (own-keys.ts).
+  add(ownEntry(s.byModel, key, emptyTokens), t, 1);
   if (id !== null) {
     s.recent.push({ id, model: key, tokens: t });
     if (s.recent.length > RECENT_MAX) s.recent.shift();

@@ -12,6 +12,8 @@ import type { IndexedMessages, TranscriptIndex, TranscriptIndexEntry } from '../
 import type { UsageRecord } from '../../../core/usage-record.ts';
 import { replyUsageRecord } from './usage-records.ts';
 import type { TokenCounts } from '../../../core/session.ts';
+import { emptyTokens } from '../../../core/session.ts';
+import { ownEntry } from '../../../discovery/own-keys.ts';
 import { applyChatRecord, CHAT_SUMMARY_FORMAT, emptyChatSummary, type ChatSummary } from './chat-record.ts';
 import { CHAT_MAX_LINE, editsConversation, readGeminiConversation } from './conversation.ts';
 import { listChatFiles, type ChatFile } from './chat-files.ts';
@@ -191,8 +193,7 @@ function merge(read: { file: ChatFile; summary: ChatSummary }[]): ChatSession[] 
       }
       addTokens(s.tokens, c.tokens);
       for (const [m, t] of Object.entries(c.byModel)) {
-        if (!Object.hasOwn(s.byModel, m)) s.byModel[m] = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
-        addTokens(s.byModel[m] as TokenCounts, t);
+        addTokens(ownEntry(s.byModel, m, emptyTokens), t);
       }
       s.messages += c.messages;
     }

@@ -1,7 +1,7 @@
 // Every response over real HTTP carries the server's own headers (nosniff, no referrer; listen.ts),
-// whatever made it: a JSON route, an error envelope, a 404, a raw body, a stream. And answering JSON
-// detaches no ArrayBuffer: one detached buffer makes V8 drop the daemon thread's optimised Buffer code
-// (a cold index's fold).
+// whatever made it: a JSON route, an error envelope, a 404, a raw body, a stream. And answering JSON,
+// the board's files and a pack image detaches no ArrayBuffer: one detached buffer makes V8 drop the
+// daemon thread's optimised Buffer code (a cold index's fold, which the board may be open to watch).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -35,4 +35,3 @@ export function createApp(opts: AppOptions): App {
   for (const mount of opts.routes) mount(app);
   return app;
 }
-

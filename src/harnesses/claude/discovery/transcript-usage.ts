@@ -16,7 +16,7 @@ import type { TokenCounts } from '../../../core/session.ts';
 import { emptyTokens } from '../../../core/session.ts';
 import { priceByModel } from '../../../discovery/pricing/index.ts';
 import { asCount, asNumber, asObject, asString } from './record-fields.ts';
-import { ownValue, setOwn } from '../../../discovery/own-keys.ts';
+import { ownEntry, ownValue, setOwn } from '../../../discovery/own-keys.ts';
 import type { Json } from './record-fields.ts';
 
 const RECENT_IDS = 64;
@@ -58,7 +58,7 @@ function add(t: TokenCounts, d: TokenCounts): void {
 }
 
 function addInto(target: Record<string, TokenCounts>, model: string, d: TokenCounts): void {
-  add(ownValue(target, model) ?? setOwn(target, model, emptyTokens()), d);
+  add(ownEntry(target, model, emptyTokens), d);
 }
 
 /** What `usage` adds to `prev` (never less than nothing), with `prev` raised to it. */

@@ -9,7 +9,7 @@
  * is parsed whole, except a large `session_meta` (its base instructions are ~20 KB), read as its
  * skeleton (jsonl/skeleton.ts) when every field the summary takes from it is outside the elided text.
  */
-import { isBlank, isElided, parseJsonLine, parseSkeleton, readLinesFrom } from '../../../discovery/jsonl/index.ts';
+import { isBlank, isElided, latin1Text, parseJsonLine, parseSkeleton, readLinesFrom, utf8Text } from '../../../discovery/jsonl/index.ts';
 import type { TranscriptMessage } from '../../../core/transcript-message.ts';
 import { ITEM_COMPLETED, ITEM_TYPE, RECORD_TYPE, RESPONSE_ITEM, WORLD_STATE, applyRolloutRecord, applyTokenLine } from './rollout.ts';
 import { readTokenLine } from './token-lines.ts';
@@ -80,7 +80,7 @@ function callIdOf(head: string, line: Buffer): string | null {
     const start = at + CALL_ID.length;
     let end = start;
     while (end < head.length && head.charCodeAt(end) !== QUOTE && head.charCodeAt(end) !== 0x5c) end++;
-    if (end > start && head.charCodeAt(end) === QUOTE) return line.toString('utf8', start, end);
+    if (end > start && head.charCodeAt(end) === QUOTE) return utf8Text(line, start, end);
   }
   return null;
 }
@@ -90,7 +90,7 @@ function timestampOf(head: string, line: Buffer): string | undefined {
   if (!head.startsWith(TIMESTAMP_HEAD)) return undefined;
   const start = TIMESTAMP_HEAD.length;
   const end = head.indexOf('"', start);
-  return end > start ? line.toString('utf8', start, end) : undefined;
+  return end > start ? utf8Text(line, start, end) : undefined;
 }
 
 /**
@@ -107,7 +107,7 @@ const IGNORE = 1;
 const IGNORE_BUT_MESSAGE = 2;
 
 /** A line's first HEAD_BYTES bytes as latin1. */
-const headOf = (line: Buffer): string => line.toString('latin1', 0, Math.min(line.length, HEAD_BYTES));
+const headOf = (line: Buffer): string => latin1Text(line, 0, Math.min(line.length, HEAD_BYTES));
 
 /** `head` is headOf(line); `at`, where its record type is (as rolloutIgnore reads a head: the first `,"type":"`). */
 function headVerdict(s: RolloutSummary, line: Buffer, head = headOf(line), at = head.indexOf(RECORD_TYPE)): number {

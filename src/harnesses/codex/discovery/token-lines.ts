@@ -13,6 +13,8 @@
  * with the heads of ignored lines (rollout-lines.ts), the rest of the line is not checked.
  */
 
+import { latin1Text } from '../../../discovery/jsonl/index.ts';
+
 export interface TokenLine {
   /** The running total: `info.total_token_usage`, or `thread_token_usage`. */
   total: unknown;
@@ -89,6 +91,6 @@ function usageRecord(text: string, at: number, wantLast: boolean): TokenLine | u
 export function readTokenLine(head: string, at: number, line: Buffer, wantLast: boolean): TokenLine | undefined {
   const count = head.startsWith(TOKEN_COUNT, at);
   if ((!count && !head.startsWith(USAGE_RECORD, at)) || line.length > MAX_TOKEN_LINE) return undefined;
-  const text = line.length === head.length ? head : line.toString('latin1');
+  const text = line.length === head.length ? head : latin1Text(line, 0, line.length);
   return count ? tokenCount(text, at, wantLast) : usageRecord(text, at, wantLast);
 }

@@ -5,6 +5,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { readLinesFrom } from './line-reader.ts';
+import { utf8Text } from './byte-text.ts';
 
 export interface JsonlReadResult {
   /** Byte offset just past the last complete line consumed; resume from here. */
@@ -89,7 +90,7 @@ export function parseJsonLine(line: Buffer, counts: Pick<JsonlReadResult, 'lines
     counts.linesSkipped++;
     return undefined;
   }
-  const text = (line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf ? line.subarray(3) : line).toString('utf8');
+  const text = utf8Text(line, line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf ? 3 : 0, line.length);
   const first = text.trimStart()[0];
   if (first !== '{' && first !== '[') {
     counts.linesSkipped++;

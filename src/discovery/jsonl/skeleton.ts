@@ -10,6 +10,7 @@
  * does not check: the escapes inside an elided string (a line that is invalid only there passes).
  */
 import { isUtf8 } from 'node:buffer';
+import { utf8Text } from './byte-text.ts';
 
 /** What an elided string reads as. No writer of transcripts produces it (it starts with U+0000). */
 export const ELIDED = '\u0000elided';
@@ -102,7 +103,8 @@ export function parseSkeleton(line: Buffer, maxString: number, ranges?: ElidedRa
     i = end;
   }
   parts.push(line.subarray(from));
-  const text = (parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts)).toString('utf8');
+  const whole = parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
+  const text = utf8Text(whole, 0, whole.length);
   const first = text.trimStart()[0];
   if (first !== '{' && first !== '[') return undefined;
   try {

@@ -110,3 +110,11 @@ export interface Session {
 export function emptyTokens(): TokenCounts {
   return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
 }
+
+/** Adds `t` into `into`, count by count (named, not looped over by key: the folds call it per record). */
+export function addTokens(into: TokenCounts, t: TokenCounts): void {
+  into.input += t.input;
+  into.output += t.output;
+  into.cacheRead += t.cacheRead;
+  into.cacheWrite += t.cacheWrite;
+}

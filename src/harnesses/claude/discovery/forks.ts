@@ -11,7 +11,7 @@
  * share one of those with another transcript.
  */
 import type { TokenCounts } from '../../../core/session.ts';
-import { emptyTokens } from '../../../core/session.ts';
+import { addTokens, emptyTokens } from '../../../core/session.ts';
 import { ownEntry } from '../../../discovery/own-keys.ts';
 import type { CostCheckpoint, Ledger, LedgerCache } from './fork-ledger.ts';
 import type { TranscriptSummary } from './transcript.ts';
@@ -31,12 +31,6 @@ export interface ForkCandidate {
   id: string;
   path: string;
   summary: TranscriptSummary;
-}
-
-const KEYS = ['input', 'output', 'cacheRead', 'cacheWrite'] as const;
-
-function add(into: TokenCounts, t: TokenCounts): void {
-  for (const k of KEYS) into[k] += t[k];
 }
 
 /**
@@ -109,8 +103,8 @@ function shareOf(ledger: Ledger, owners: Map<string, { id: string; ledger: Ledge
   for (const m of ledger.messages) {
     const owner = owners.get(m.key);
     if (!owner) continue;
-    add(shared, m.usage);
-    add(ownEntry(sharedByModel, m.model, emptyTokens), m.usage);
+    addTokens(shared, m.usage);
+    addTokens(ownEntry(sharedByModel, m.model, emptyTokens), m.usage);
     last = { owner, key: m.key };
   }
   if (!last) return null;

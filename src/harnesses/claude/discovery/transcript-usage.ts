@@ -13,7 +13,7 @@
  * the list price of messages that arrived after the last cost record (not yet included in one).
  */
 import type { TokenCounts } from '../../../core/session.ts';
-import { emptyTokens } from '../../../core/session.ts';
+import { addTokens, emptyTokens } from '../../../core/session.ts';
 import { priceByModel } from '../../../discovery/pricing/index.ts';
 import { asCount, asNumber, asObject, asString } from './record-fields.ts';
 import { ownEntry, ownValue, setOwn } from '../../../discovery/own-keys.ts';
@@ -48,20 +48,15 @@ export function usageOf(raw: unknown): TokenCounts {
   };
 }
 
-// The four counts are named, not looped over by key: a keyed access the fold has not met yet (a repeat)
-// makes V8 throw the optimised fold away and compile it again, in every thread that folds.
-function add(t: TokenCounts, d: TokenCounts): void {
-  t.input += d.input;
-  t.output += d.output;
-  t.cacheRead += d.cacheRead;
-  t.cacheWrite += d.cacheWrite;
-}
-
 function addInto(target: Record<string, TokenCounts>, model: string, d: TokenCounts): void {
-  add(ownEntry(target, model, emptyTokens), d);
+  addTokens(ownEntry(target, model, emptyTokens), d);
 }
 
-/** What `usage` adds to `prev` (never less than nothing), with `prev` raised to it. */
+/**
+ * What `usage` adds to `prev` (never less than nothing), with `prev` raised to it. The four counts are
+ * named, not looped over by key: a keyed access the fold has not met yet (a repeat) makes V8 throw the
+ * optimised fold away and compile it again, in every thread that folds.
+ */
 function growth(prev: TokenCounts, usage: TokenCounts): TokenCounts {
   const delta = {
     input: Math.max(0, usage.input - prev.input),
@@ -90,7 +85,7 @@ export function countAssistantUsage(state: UsageState, message: Json): void {
       if (state.recent.length > RECENT_IDS) state.recent.shift();
     }
   }
-  add(state.tokens, delta);
+  addTokens(state.tokens, delta);
   addInto(state.byModel, model, delta);
   addInto(state.uncosted, model, delta);
 }

@@ -9,7 +9,7 @@
  * as the session the fork came from.
  */
 import type { TokenCounts } from '../../../core/session.ts';
-import { emptyTokens } from '../../../core/session.ts';
+import { addTokens, emptyTokens } from '../../../core/session.ts';
 import { ownEntry } from '../../../discovery/own-keys.ts';
 
 /** What the last significant event says about the turn. */
@@ -85,11 +85,8 @@ function addUsage(s: EventsSummary, usage: Json): void {
   };
   const model = str(usage.model) ?? '';
   // The model is the file's text: its entry is an own one, whatever its name (own-keys.ts).
-  const m = ownEntry(s.byModel, model, emptyTokens);
-  for (const k of ['input', 'output', 'cacheRead', 'cacheWrite'] as const) {
-    m[k] += t[k];
-    s.tokens[k] += t[k];
-  }
+  addTokens(ownEntry(s.byModel, model, emptyTokens), t);
+  addTokens(s.tokens, t);
   if (model) s.model = model;
 }
 

@@ -12,7 +12,7 @@ import type { IndexedMessages, TranscriptIndex, TranscriptIndexEntry } from '../
 import type { UsageRecord } from '../../../core/usage-record.ts';
 import { replyUsageRecord } from './usage-records.ts';
 import type { TokenCounts } from '../../../core/session.ts';
-import { emptyTokens } from '../../../core/session.ts';
+import { addTokens, emptyTokens } from '../../../core/session.ts';
 import { ownEntry } from '../../../discovery/own-keys.ts';
 import { applyChatRecord, CHAT_SUMMARY_FORMAT, emptyChatSummary, type ChatSummary } from './chat-record.ts';
 import { CHAT_MAX_LINE, editsConversation, readGeminiConversation } from './conversation.ts';
@@ -158,12 +158,6 @@ function isSummary(v: unknown): v is ChatSummary {
 const earlier = (a: string | null, b: string | null) => (a === null ? b : b === null || a <= b ? a : b);
 const later = (a: string | null, b: string | null) => (a === null ? b : b === null || a >= b ? a : b);
 
-function addTokens(into: TokenCounts, t: TokenCounts): void {
-  into.input += t.input;
-  into.output += t.output;
-  into.cacheRead += t.cacheRead;
-  into.cacheWrite += t.cacheWrite;
-}
 
 function merge(read: { file: ChatFile; summary: ChatSummary }[]): ChatSession[] {
   const groups = new Map<string, { file: ChatFile; summary: ChatSummary }[]>();

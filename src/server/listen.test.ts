@@ -4,10 +4,11 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { listen, type Listener } from './listen.ts';
+import { deferredAdapter, listen, type Listener } from './listen.ts';
 import type { AppEnv } from './env.ts';
 
 const HEADERS_MS = 300;
@@ -97,6 +98,32 @@ describe('listen: an idle server holds no timer', () => {
       assert.equal(timeouts(), before, 'stopped again once the last connection closed');
     } finally {
       await l.close();
+    }
+  });
+});
+
+describe('listen: the adapter loads after the server listens', () => {
+  it('requests that come before the adapter has loaded wait for it and are all answered', async () => {
+    const app = new Hono<AppEnv>();
+    app.get('/n/:n', (c) => c.text(`n=${c.req.param('n')}`));
+    // The listener alone, never told to load: the first request loads it, the others wait for that load.
+    const server = createServer(deferredAdapter(app));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const get = (path: string) =>
+        new Promise<{ status: number; body: string; nosniff: string | undefined }>((resolve, reject) => {
+          request({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+            let body = '';
+            res.on('data', (d: Buffer) => (body += d.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body, nosniff: res.headers['x-content-type-options'] as string | undefined }));
+          }).on('error', reject).end();
+        });
+      const answers = await Promise.all([1, 2, 3, 4].map((n) => get(`/n/${n}`)));
+      assert.deepEqual(answers.map((a) => [a.status, a.body]), [[200, 'n=1'], [200, 'n=2'], [200, 'n=3'], [200, 'n=4']]);
+      assert.ok(answers.every((a) => a.nosniff === 'nosniff'), 'the headers every response carries are set on those too');
+    } finally {
+      await new Promise((r) => server.close(r));
     }
   });
 });

@@ -2,9 +2,9 @@
  * The thin Node adapter: serve the app on node:http at 127.0.0.1, track every socket, and close
  * once — ending SSE streams and destroying sockets so no client can hold shutdown open.
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
+import { toErrorEnvelope } from '../errors/index.ts';
 import type { App } from './env.ts';
 
 export interface Listener {
@@ -48,6 +48,35 @@ function withOwnHeaders(listener: RequestListener): RequestListener {
   };
 }
 
+/**
+ * The app behind Node's request listener, with the adapter (@hono/node-server) loaded after the
+ * server listens, not before: importing it loads undici (it reads `global.Response`), ~25 ms of a
+ * start that a caller waiting for the daemon to serve would otherwise wait for. It is loaded on the
+ * next turn of the event loop after listen() returns (a daemon signals it serves first), or by the
+ * first request, whichever comes first; a request that comes before it is loaded waits for it.
+ */
+export function deferredAdapter(app: App): RequestListener & { load(): Promise<RequestListener> } {
+  let ready: RequestListener | null = null;
+  let loading: Promise<RequestListener> | null = null;
+  const load = (): Promise<RequestListener> =>
+    (loading ??= import('@hono/node-server').then(({ getRequestListener }) => (ready = withOwnHeaders(getRequestListener(app.fetch)))));
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    if (ready) {
+      void ready(req, res);
+      return;
+    }
+    load().then(
+      (l) => void l(req, res),
+      (e: unknown) => {
+        const { status, body } = toErrorEnvelope(e);
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(body));
+      },
+    );
+  };
+  return Object.assign(listener, { load });
+}
+
 function tryListen(server: Server, host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (e: Error) => {
@@ -69,13 +98,14 @@ export async function listen(app: App, opts: ListenOptions): Promise<Listener> {
   const host = opts.host ?? '127.0.0.1';
   // A connection that never finishes its headers or its body is answered 408 and closed; without
   // these bounds a client could hold sockets (and request buffers) open for as long as it likes.
+  const adapter = deferredAdapter(app);
   const server = createServer(
     {
       headersTimeout: opts.headersTimeoutMs ?? 10_000,
       requestTimeout: opts.requestTimeoutMs ?? 30_000,
       connectionsCheckingInterval: opts.checkIntervalMs ?? 1000,
     },
-    withOwnHeaders(getRequestListener(app.fetch)),
+    adapter,
   );
   const sockets = new Set<Socket>();
   server.on('connection', (s) => {
@@ -93,6 +123,7 @@ export async function listen(app: App, opts: ListenOptions): Promise<Listener> {
     }
   }
   pauseChecksWhileIdle(server, sockets);
+  setImmediate(() => void adapter.load().catch(() => {})); // a failure is answered to each request
   let closing: Promise<void> | undefined;
   return {
     port,

@@ -4,6 +4,7 @@
  * committed before a kill -9 or power loss is still there after it.
  */
 import Database from 'better-sqlite3';
+import { sqliteAddon } from '../discovery/regular-file/sqlite-files.ts';
 import { chmodSync, existsSync } from 'node:fs';
 import { MusterError } from '../errors/index.ts';
 import { migrate } from './migrations.ts';
@@ -79,7 +80,7 @@ export function openSqliteStore(options: SqliteStoreOptions): Store {
   let db: Database.Database;
   try {
     const fresh = options.path !== ':memory:' && !existsSync(options.path);
-    db = new Database(options.path);
+    db = new Database(options.path, { nativeBinding: sqliteAddon() });
     if (fresh) {
       chmodSync(options.path, 0o600);
       // Before anything is written: a page size takes effect only on an empty file (and not in WAL).

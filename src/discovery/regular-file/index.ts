@@ -3,5 +3,5 @@ export {
   NotRegularFileError, isNotRegularFile, notRegularKind, openRegularFile, readRegularFile, readRegularText, statRegularFile,
 } from './regular-file.ts';
 export type { NotRegularKind } from './regular-file.ts';
-export { assertSqliteFilesRegular } from './sqlite-files.ts';
+export { assertSqliteFilesRegular, sqliteAddon } from './sqlite-files.ts';
 export { outsideMessage, resolvesInside } from './inside-roots.ts';

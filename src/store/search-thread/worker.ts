@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { sqliteAddon } from '../../discovery/regular-file/sqlite-files.ts';
 import { SEARCH_THREAD_NAME, nameThisThread } from '../../discovery/index-pool/thread-name.ts';
 import { createSearchWriter } from '../search.ts';
 import type { SearchThreadInit, SearchThreadMessage } from './protocol.ts';
@@ -38,7 +39,7 @@ const finish = (state: number, error?: unknown): void => {
 };
 
 try {
-  const db = new Database(init.path);
+  const db = new Database(init.path, { nativeBinding: sqliteAddon() });
   db.pragma('journal_mode = WAL');
   // The index can be rebuilt from the transcripts: a commit lost to a power cut leaves an offset the
   // store's next open sees differ (search-db.ts), and that transcript is read again.

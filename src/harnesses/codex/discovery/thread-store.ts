@@ -9,7 +9,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { readJsonlFrom } from '../../../discovery/jsonl/index.ts';
-import { assertSqliteFilesRegular, isNotRegularFile, statRegularFile } from '../../../discovery/regular-file/index.ts';
+import { assertSqliteFilesRegular, isNotRegularFile, sqliteAddon, statRegularFile } from '../../../discovery/regular-file/index.ts';
 import type { NotRegularFileError } from '../../../discovery/regular-file/index.ts';
 
 export interface ThreadRow {
@@ -50,7 +50,7 @@ function stamp(path: string): string | null {
  */
 function selectAll(path: string, sql: string): Row[] {
   assertSqliteFilesRegular(path);
-  const db = new Database(path, { readonly: true, fileMustExist: true, timeout: 200 });
+  const db = new Database(path, { readonly: true, fileMustExist: true, timeout: 200, nativeBinding: sqliteAddon() });
   try {
     return db.prepare(sql).all() as Row[];
   } finally {

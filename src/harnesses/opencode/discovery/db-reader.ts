@@ -13,7 +13,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Database as Db } from 'better-sqlite3';
-import { assertSqliteFilesRegular } from '../../../discovery/regular-file/index.ts';
+import { assertSqliteFilesRegular, sqliteAddon } from '../../../discovery/regular-file/index.ts';
 import { RECENT, createBulkReader } from './db-bulk.ts';
 import { createPartReader, sessionColumns, sessionTableColumns, toSummary } from './db-rows.ts';
 import { numberOrNull, stringOrNull, type ConversationMark, type MessageFacts, type OpenCodeSessionSummary } from './summary.ts';
@@ -54,7 +54,7 @@ export function openOpenCodeDb(dbPath: string): Db {
   assertSqliteFilesRegular(dbPath);
   // timeout: wait at most 250 ms on a busy store (WAL recovery) rather than better-sqlite3's 5 s default.
   const Database = sqliteDriver();
-  return new Database(dbPath, { readonly: true, fileMustExist: true, timeout: 250 });
+  return new Database(dbPath, { readonly: true, fileMustExist: true, timeout: 250, nativeBinding: sqliteAddon() });
 }
 
 export interface SessionKey {

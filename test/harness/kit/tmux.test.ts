@@ -9,7 +9,9 @@ test('tmux: a pane runs argv with exactly the given env and cwd, takes keys, is 
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'kit-tmux-'));
   const tmux = await startTmux(root);
   try {
-    const script = 'echo "ready $MARK $(pwd) home=${HOME:-unset}"; read line; echo "got:$line"';
+    // The shell lingers after its last line: one CI run saw the pane marked dead with that line never
+    // on its screen (tmux took the exit before the last output, under load), `got:` and all.
+    const script = 'echo "ready $MARK $(pwd) home=${HOME:-unset}"; read line; echo "got:$line"; sleep 0.3';
     const pane = await tmux.newPane(['sh', '-c', script], { cwd: root, env: { PATH: process.env['PATH'], MARK: 'm-42' } });
     assert.match(pane.id, /^%\d+$/);
     assert.ok(pane.pid > 0);

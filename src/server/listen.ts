@@ -59,7 +59,7 @@ export function deferredAdapter(app: App): RequestListener & { load(): Promise<R
   let ready: RequestListener | null = null;
   let loading: Promise<RequestListener> | null = null;
   const load = (): Promise<RequestListener> =>
-    (loading ??= import('@hono/node-server').then(({ getRequestListener }) => (ready = withOwnHeaders(getRequestListener(app.fetch)))));
+    (loading ??= import('@hono/node-server').then(({ getRequestListener }) => (ready = getRequestListener(app.fetch))));
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     if (ready) {
       void ready(req, res);
@@ -74,7 +74,7 @@ export function deferredAdapter(app: App): RequestListener & { load(): Promise<R
       },
     );
   };
-  return Object.assign(listener, { load });
+  return Object.assign(withOwnHeaders(listener), { load });
 }
 
 function tryListen(server: Server, host: string, port: number): Promise<number> {
@@ -96,9 +96,9 @@ function tryListen(server: Server, host: string, port: number): Promise<number> 
 
 export async function listen(app: App, opts: ListenOptions): Promise<Listener> {
   const host = opts.host ?? '127.0.0.1';
+  const adapter = deferredAdapter(app);
   // A connection that never finishes its headers or its body is answered 408 and closed; without
   // these bounds a client could hold sockets (and request buffers) open for as long as it likes.
-  const adapter = deferredAdapter(app);
   const server = createServer(
     {
       headersTimeout: opts.headersTimeoutMs ?? 10_000,

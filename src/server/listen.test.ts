@@ -1,6 +1,7 @@
 // The Node adapter's timeouts over real sockets (issue 13, point 6): a connection that never
 // finishes its headers or its body is answered 408 and closed within the bound, while long
-// responses (an SSE stream, a POST whose answer waits like an MCP tool call) outlive it.
+// responses (an SSE stream, a POST whose answer waits like an MCP tool call) outlive it. Also: an
+// idle server holds no timer, and requests that come before the adapter has loaded are answered.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';

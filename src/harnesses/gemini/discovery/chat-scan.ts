@@ -158,7 +158,6 @@ function isSummary(v: unknown): v is ChatSummary {
 const earlier = (a: string | null, b: string | null) => (a === null ? b : b === null || a <= b ? a : b);
 const later = (a: string | null, b: string | null) => (a === null ? b : b === null || a >= b ? a : b);
 
-
 function merge(read: { file: ChatFile; summary: ChatSummary }[]): ChatSession[] {
   const groups = new Map<string, { file: ChatFile; summary: ChatSummary }[]>();
   for (const r of read) {

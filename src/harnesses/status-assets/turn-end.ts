@@ -36,7 +36,7 @@ export async function turnEndDecision(harness: string, event: string, payload: R
   return d && d.decision === 'block' && typeof d.reason === 'string' ? d.reason : null;
 }
 
-/** How often a running inbox poll checks whether the sessions to listen for changed, ms. */
+/** How often a running inbox poll checks whether the sessions to listen for changed (and a process with none yet whether it has one), ms. */
 const RENEW_CHECK_MS = 250;
 
 /** A list of sessions as a set, to compare two lists regardless of order. */
@@ -62,8 +62,14 @@ export function listenInbox(harness: string, sessions: () => string[], deliver: 
   void (async () => {
     while (!stopped) {
       const ids = sessions();
+      // While the process knows no session yet, the check is in memory only and comes every
+      // RENEW_CHECK_MS: a session's first prompt from `muster send` may come right after its first turn.
+      if (ids.length === 0) {
+        await pause(RENEW_CHECK_MS);
+        continue;
+      }
       const link = findDaemon();
-      if (!link || ids.length === 0) {
+      if (!link) {
         await pause(2000);
         continue;
       }

@@ -39,3 +39,10 @@ export function diffSessions(before: Map<string, Session>, after: Session[]): Se
   for (const [key, old] of before) if (!seen.has(key)) diff.removed.push(old);
   return diff;
 }
+
+/** The same session objects in the same order: a listing that hands out every session of the last one again. */
+export function sameSessions(a: readonly Session[], b: readonly Session[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

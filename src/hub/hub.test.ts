@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHub } from './hub.ts';
+import { createHookStatus } from './hook-status.ts';
 import { createEventBus, type MusterEvent } from '../events/index.ts';
 import type { SessionSource, SourceChange } from '../discovery/contract.ts';
 import { emptyTokens, type Session } from '../core/session.ts';
@@ -112,6 +113,42 @@ test('a watch event naming ids re-reads only those sessions (no re-list)', async
   notify!({ harness: 'claude', ids: [] });
   await wait(50);
   assert.equal(f.lists(), lists + 1, 'an event without ids re-lists');
+  await hub.close();
+});
+
+test('a full listing that hands out the very sessions it published is not applied again, unless a targeted read changed one since', async () => {
+  const bus = createEventBus();
+  const events: MusterEvent[] = [];
+  bus.subscribe((e) => events.push(e));
+  const a = session(A);
+  const b = session(B);
+  const f = fakeSource([a, b]);
+  let notify: ((c: SourceChange) => void) | null = null;
+  f.src.watch = (fn) => { notify = fn; return () => {}; };
+  f.src.get = async (id) => (id === A ? session(A, { title: 'renamed' }) : b);
+  // Every session a listing publishes goes through the overlay: its calls count the listings applied.
+  let applied = 0;
+  const overlay = createHookStatus();
+  const counting = { ...overlay, apply: (s: Session) => { applied++; return overlay.apply(s); } };
+  const hub = createHub({ sources: [f.src], bus, isAlive: () => true, debounceMs: 5, overlay: counting });
+  await hub.start();
+  assert.equal(applied, 2);
+  const lists = f.lists();
+  events.length = 0;
+  notify!({ harness: 'claude', ids: [] });
+  await wait(50);
+  assert.equal(f.lists(), lists + 1, 'listed again');
+  assert.equal(applied, 2, 'the same two sessions: nothing applied or diffed');
+  assert.deepEqual(events, []);
+  notify!({ harness: 'claude', ids: [A] });
+  await wait(50);
+  assert.equal(hub.get(A)?.title, 'renamed');
+  // The source lists the session it had before the targeted read: what the hub holds is no longer that listing.
+  notify!({ harness: 'claude', ids: [] });
+  await wait(50);
+  assert.equal(f.lists(), lists + 2);
+  assert.equal(hub.get(A)?.title, A, 'the listing is applied again');
+  assert.equal(applied, 2 + 1 + 2);
   await hub.close();
 });
 

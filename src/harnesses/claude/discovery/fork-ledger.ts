@@ -38,6 +38,8 @@ export interface LedgerCache {
   of(path: string): Ledger | null;
   /** Forgets the ledgers not asked for since the last sweep (transcripts no longer in a family). */
   sweep(): void;
+  /** How many times `of` has answered null so far (a file that could not be read). */
+  misses(): number;
 }
 
 interface Entry { size: number; mtimeMs: number; offset: number; ledger: Ledger; used: boolean }
@@ -76,15 +78,21 @@ function apply(l: Ledger, raw: unknown): void {
 
 export function createLedgerCache(options: { maxLineBytes?: number } = {}): LedgerCache {
   const cache = new Map<string, Entry>();
+  let misses = 0;
+  const miss = (): null => {
+    misses++;
+    return null;
+  };
   return {
+    misses: () => misses,
     of(path) {
       let st: fs.Stats;
       try {
         st = fs.statSync(path);
       } catch {
-        return null;
+        return miss();
       }
-      if (!st.isFile()) return null;
+      if (!st.isFile()) return miss();
       const prev = cache.get(path);
       if (prev && prev.size === st.size && prev.mtimeMs === st.mtimeMs) {
         prev.used = true;
@@ -102,7 +110,7 @@ export function createLedgerCache(options: { maxLineBytes?: number } = {}): Ledg
         return ledger;
       } catch {
         cache.delete(path);
-        return null;
+        return miss();
       }
     },
     sweep() {

@@ -147,6 +147,31 @@ describe('forked claude sessions', () => {
     assert.equal(sum(list), 0.1225);
   });
 
+  it('a listing of unchanged transcripts hands out the same sessions again; a fork written after it, or a parent gone, is compared at once', async () => {
+    const { home, source } = setup();
+    const parentFile = writeTranscript(home, SID, parent(false));
+    writeTranscript(home, FORK, fork());
+    const first = await source.list();
+    const again = await source.list();
+    assert.equal(byId(again, FORK), byId(first, FORK), 'the very session object');
+    assert.equal(byId(again, FORK).costUsd, 0.024);
+    const second = [
+      ...fork().slice(1).map((l) => l.replaceAll(`"sessionId":"${FORK}"`, `"sessionId":"${FORK2}"`)),
+      userLine('fork of fork', { ts: t(8), sessionId: FORK2 }),
+      assistantLine({ id: 'msg_5', requestId: 'req_5', input: 10, output: 1, ts: t(8.2), sessionId: FORK2 }),
+      cost(0.1225, FORK2),
+    ];
+    writeTranscript(home, FORK2, second);
+    const third = await source.list();
+    assert.equal(byId(third, FORK2).forkedFrom, FORK);
+    assert.equal(byId(third, FORK2).costUsd, 0.01);
+    fs.rmSync(parentFile);
+    const fourth = await source.list();
+    assert.equal(fourth.some((s) => s.id === SID), false);
+    assert.equal(byId(fourth, FORK).forkedFrom, SID, 'still names the parent that is gone');
+    assert.deepEqual(byId(fourth, FORK).tokens, { input: 600, output: 60, cacheRead: 0, cacheWrite: 0 }, 'and counts the copies it no longer shares with anyone');
+  });
+
   it('a fork whose parent transcript is gone still names it and keeps its counts', async () => {
     const { home, source } = setup();
     writeTranscript(home, FORK, fork());

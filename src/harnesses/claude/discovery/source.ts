@@ -56,6 +56,20 @@ export interface ClaudeSourceOptions {
 
 const emptyCounters = (): TranscriptScanCounters => ({ filesScanned: 0, filesSkipped: 0, linesParsed: 0, linesSkipped: 0, notRegular: 0, errors: [] });
 
+/**
+ * The same transcripts in the same order, each unchanged: the index hands out the summary it holds
+ * until its file changes (transcript-scan.ts), so an unchanged transcript has the same summary object.
+ */
+function sameTranscripts(a: readonly ScannedTranscript[], b: readonly ScannedTranscript[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.summary !== y.summary || x.path !== y.path || x.mtimeMs !== y.mtimeMs || x.id !== y.id) return false;
+  }
+  return true;
+}
+
 /** Most recent error strings kept for diagnostics. */
 const MAX_ERRORS = 50;
 
@@ -89,6 +103,9 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
 
   /** Sessions from earlier listings: one whose inputs are unchanged is not built again (session-memo.ts). */
   const memo = createSessionMemo(buildSession);
+
+  /** The last listing's transcripts and what was derived from them alone. */
+  let lastDerived: { transcripts: ScannedTranscript[]; forks: Map<string, ForkShare>; cwds: Map<string, string> } | null = null;
 
   /** Registry entries from earlier scans: an unchanged file is not read again (live.ts). */
   const registryCache: RegistryReadCache = new Map();
@@ -177,9 +194,18 @@ export function createClaudeSource(options: ClaudeSourceOptions): SessionSource 
         if (!prev || t.mtimeMs > prev.mtimeMs) byId.set(t.id, t);
       }
       const ids = new Set([...byId.keys(), ...live.keys()]);
-      const forks = resolveForks([...byId.values()], ledgers);
-      ledgers.sweep();
-      const cwds = folderCwds(transcripts);
+      // A safety rescan of a long history mostly finds every transcript as it was: the fork shares and
+      // the folders' cwds, derived from the transcripts alone, are those of the last listing.
+      let derived = lastDerived && sameTranscripts(lastDerived.transcripts, transcripts) ? lastDerived : null;
+      if (!derived) {
+        const missesBefore = ledgers.misses();
+        const forks = resolveForks([...byId.values()], ledgers);
+        ledgers.sweep();
+        derived = { transcripts, forks, cwds: folderCwds(transcripts) };
+        // A transcript whose fork ledger could not be read is compared again at the next listing.
+        lastDerived = ledgers.misses() === missesBefore ? derived : null;
+      }
+      const { forks, cwds } = derived;
       const out = [...ids].map((id) => toSession(id, byId.get(id), live.get(id) ?? [], cwds, forks.get(id)));
       memo.sweep();
       return out;

@@ -30,10 +30,13 @@ export function listTranscriptFiles(projectsDir: string, home: string, counters:
 /** The transcript files of one project folder. */
 export function transcriptFilesIn(slugDir: string, home: string, counters: ListingCounters): TranscriptFile[] {
   const out: TranscriptFile[] = [];
+  // The folder is a normalized path (every caller's is path.join's or path.dirname's) and the name a
+  // uuid's: what path.join would give, without normalizing it again for each of thousands of files.
+  const prefix = slugDir.endsWith(path.sep) ? slugDir : slugDir + path.sep;
   for (const ent of dirents(slugDir, counters)) {
     const id = JSONL.exec(ent.name)?.[1];
     if (!id || !isUuid(id)) continue;
-    const file = path.join(slugDir, ent.name);
+    const file = prefix + ent.name;
     if (ent.isSymbolicLink() && !followed(file, home, counters)) continue;
     out.push({ file, id });
   }

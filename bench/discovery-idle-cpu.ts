@@ -7,7 +7,8 @@
  * /proc/<pid>/statm once a second, as the daemon's quiet sweep did. Target: <= 0.1 % of a core.
  * The figure the target is read on is the kernel's tick count (utime+stime, 10 ms ticks: a sampled
  * figure, a few ticks either way over a window); beside it, the exact CPU time the scheduler accounts
- * to every thread (/proc/<pid>/task/<tid>/schedstat, ns). After the windows one fake is SIGKILLed and
+ * to every thread (/proc/<pid>/task/<tid>/schedstat, ns; read every hundredth of a window, and a thread
+ * that ends, such as the cold index's worker, keeps what it had at the last read). After the windows one fake is SIGKILLed and
  * the time until the daemon lists it as not live is printed (the sweep is then at its idlest).
  * Three windows: the first still holds the tail of the start (V8's memory reducer collects the start's
  * garbage about 8 s after it), the second the first safety rescan (at 120 s: every source re-listed),
@@ -34,17 +35,26 @@ const DORMANT = Number(process.env.BENCH_DORMANT ?? 0);
 const HZ = 100;
 const { home: benchRoot, env, cleanup } = benchHome('muster-bench-idle-');
 
-/** CPU time the scheduler accounted to every thread of `pid`, ms (schedstat's first field is ns on the CPU). */
-function schedMs(pid: number): number {
-  let ns = 0;
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // a thread that ended between the listing and the read
+/**
+ * The CPU time the scheduler accounted to the threads of `pid` (/proc/<pid>/task/<tid>/schedstat, whose
+ * first field is ns on the CPU), ms, as a running total that never goes back: a thread that ends (the
+ * cold index's worker, the search thread) keeps what it had when last read, as the process's own
+ * utime+stime keeps an ended thread's ticks. Its time after that last read is lost, so read often.
+ */
+function threadClock(pid: number): () => number {
+  const seen = new Map<string, number>();
+  return () => {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        seen.set(tid, Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]));
+      } catch {
+        // a thread that ended between the listing and the read keeps its last figure
+      }
     }
-  }
-  return ns / 1e6;
+    let ns = 0;
+    for (const v of seen.values()) ns += v;
+    return ns / 1e6;
+  };
 }
 
 async function main(): Promise<number> {
@@ -70,6 +80,10 @@ async function main(): Promise<number> {
   const idle = track(spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }));
   const reads = `const fs = require('node:fs'); const b = Buffer.alloc(64); const fds = ${JSON.stringify(fakes.map((f) => f.pid))}.map((p) => fs.openSync('/proc/' + p + '/statm', 'r')); setInterval(() => { for (const fd of fds) fs.readSync(fd, b, 0, 64, 0); }, 1000);`;
   const floor = track(spawn(process.execPath, ['-e', reads], { stdio: 'ignore' }));
+  const daemonMs = threadClock(d.pid);
+  const idleMs = threadClock(idle.pid!);
+  const floorMs = threadClock(floor.pid!);
+  daemonMs(); // from here on, a thread that ends keeps its figure
   await sleep(2000);
   const pct = (cpu: number): string => `${((100 * cpu) / IDLE_S).toFixed(3)}% of a core`;
   // The first window starts 2 s after the listing is ready (see the header for what each holds).
@@ -78,13 +92,17 @@ async function main(): Promise<number> {
     const d0 = cpuTicks(d.pid);
     const i0 = cpuTicks(idle.pid!);
     const f0 = cpuTicks(floor.pid!);
-    const ds0 = schedMs(d.pid);
-    const is0 = schedMs(idle.pid!);
-    const fs0 = schedMs(floor.pid!);
+    const ds0 = daemonMs();
+    const is0 = idleMs();
+    const fs0 = floorMs();
     const tenths: number[] = [];
     for (let i = 0, last = ds0; i < 10; i++) {
-      await sleep(IDLE_S * 100);
-      const now = schedMs(d.pid);
+      // Read every hundredth of the window: what a thread that ends did after the last read is lost.
+      for (let j = 0; j < 10; j++) {
+        await sleep(IDLE_S * 10);
+        daemonMs();
+      }
+      const now = daemonMs();
       tenths.push(now - last);
       last = now;
     }
@@ -93,10 +111,10 @@ async function main(): Promise<number> {
     const iCpu = (cpuTicks(idle.pid!) - i0) / HZ;
     const fCpu = (cpuTicks(floor.pid!) - f0) / HZ;
     console.log(`${window} ${IDLE_S} s idle${DORMANT ? `, ${DORMANT} dormant transcripts beside the live ones` : ''} (load average ${load0.map((x) => x.toFixed(2)).join(' ')} at its start):`);
-    console.log(`  daemon with ${live} live sessions:                ${dCpu.toFixed(2)} s (${pct(dCpu)}; target <= 0.1%) [${exact(schedMs(d.pid) - ds0)}]`);
+    console.log(`  daemon with ${live} live sessions:                ${dCpu.toFixed(2)} s (${pct(dCpu)}; target <= 0.1%) [${exact(daemonMs() - ds0)}]`);
     console.log(`    per ${IDLE_S / 10} s: ${tenths.map((ms) => ms.toFixed(0)).join(' ')} ms`);
-    console.log(`  baseline idle node process (1 s timer):          ${iCpu.toFixed(2)} s (${pct(iCpu)}) [${exact(schedMs(idle.pid!) - is0)}]`);
-    console.log(`  baseline ${LIVE} statm reads a second (sweep floor): ${fCpu.toFixed(2)} s (${pct(fCpu)}) [${exact(schedMs(floor.pid!) - fs0)}]`);
+    console.log(`  baseline idle node process (1 s timer):          ${iCpu.toFixed(2)} s (${pct(iCpu)}) [${exact(idleMs() - is0)}]`);
+    console.log(`  baseline ${LIVE} statm reads a second (sweep floor): ${fCpu.toFixed(2)} s (${pct(fCpu)}) [${exact(floorMs() - fs0)}]`);
   }
   // SIGKILL one session's process: how long until the daemon lists it as not live, from its idlest sweep.
   const killedAt = performance.now();

@@ -51,6 +51,16 @@ function fork(opts: { from?: string; marked?: boolean; own?: boolean; ownCost?: 
   ];
 }
 
+/** A fork of the fork: the fork's records copied (its first message on), then one turn of its own. */
+function forkOfFork(): string[] {
+  return [
+    ...fork().slice(1).map((l) => l.replaceAll(`"sessionId":"${FORK}"`, `"sessionId":"${FORK2}"`)),
+    userLine('fork of fork', { ts: t(8), sessionId: FORK2 }),
+    assistantLine({ id: 'msg_5', requestId: 'req_5', input: 10, output: 1, ts: t(8.2), sessionId: FORK2 }),
+    cost(0.1225, FORK2),
+  ];
+}
+
 describe('forked claude sessions', () => {
   const homes: string[] = [];
   after(() => { for (const h of homes) fs.rmSync(h, { recursive: true, force: true }); });
@@ -132,13 +142,7 @@ describe('forked claude sessions', () => {
     const { home, source } = setup();
     writeTranscript(home, SID, parent(false));
     writeTranscript(home, FORK, fork());
-    const second = [
-      ...fork().slice(1).map((l) => l.replaceAll(`"sessionId":"${FORK}"`, `"sessionId":"${FORK2}"`)),
-      userLine('fork of fork', { ts: t(8), sessionId: FORK2 }),
-      assistantLine({ id: 'msg_5', requestId: 'req_5', input: 10, output: 1, ts: t(8.2), sessionId: FORK2 }),
-      cost(0.1225, FORK2),
-    ];
-    writeTranscript(home, FORK2, second);
+    writeTranscript(home, FORK2, forkOfFork());
     const list = await source.list();
     const g = byId(list, FORK2);
     assert.equal(g.forkedFrom, FORK);
@@ -155,13 +159,7 @@ describe('forked claude sessions', () => {
     const again = await source.list();
     assert.equal(byId(again, FORK), byId(first, FORK), 'the very session object');
     assert.equal(byId(again, FORK).costUsd, 0.024);
-    const second = [
-      ...fork().slice(1).map((l) => l.replaceAll(`"sessionId":"${FORK}"`, `"sessionId":"${FORK2}"`)),
-      userLine('fork of fork', { ts: t(8), sessionId: FORK2 }),
-      assistantLine({ id: 'msg_5', requestId: 'req_5', input: 10, output: 1, ts: t(8.2), sessionId: FORK2 }),
-      cost(0.1225, FORK2),
-    ];
-    writeTranscript(home, FORK2, second);
+    writeTranscript(home, FORK2, forkOfFork());
     const third = await source.list();
     assert.equal(byId(third, FORK2).forkedFrom, FORK);
     assert.equal(byId(third, FORK2).costUsd, 0.01);

@@ -7,9 +7,10 @@
  * /proc/<pid>/statm once a second, as the daemon's quiet sweep did. Target: <= 0.1 % of a core.
  * The figure the target is read on is the kernel's tick count (utime+stime, 10 ms ticks: a sampled
  * figure, a few ticks either way over a window); beside it, the exact CPU time the scheduler accounts
- * to every thread (/proc/<pid>/task/<tid>/schedstat, ns; read every hundredth of a window, and a thread
- * that ends, such as the cold index's worker, keeps what it had at the last read). After the windows one fake is SIGKILLed and
- * the time until the daemon lists it as not live is printed (the sweep is then at its idlest).
+ * to every thread (/proc/<pid>/task/<tid>/schedstat, ns; read every hundredth of a window, and a
+ * thread that ends, such as the cold index's worker, keeps what it had at the last read). After the
+ * windows one fake is SIGKILLed and the time until the daemon lists it as not live is printed (the
+ * sweep is then at its idlest).
  * Three windows: the first still holds the tail of the start (V8's memory reducer collects the start's
  * garbage about 8 s after it), the second the first safety rescan (at 120 s: every source re-listed),
  * the third is the steady state (the next rescan comes at 360 s). Each window also prints the daemon's

@@ -40,9 +40,13 @@ export function diffSessions(before: Map<string, Session>, after: Session[]): Se
   return diff;
 }
 
-/** The same session objects in the same order: a listing that hands out every session of the last one again. */
-export function sameSessions(a: readonly Session[], b: readonly Session[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/**
+ * True when `held` (a listing by key, in the order it was built or changed in) holds exactly the session
+ * objects of `listing`, in its order: a listing that hands out every session held again.
+ */
+export function holdsExactly(held: ReadonlyMap<string, Session>, listing: readonly Session[]): boolean {
+  if (held.size !== listing.length) return false;
+  let i = 0;
+  for (const s of held.values()) if (s !== listing[i++]) return false;
   return true;
 }

@@ -10,7 +10,7 @@
 import type { EventBus } from '../events/index.ts';
 import type { SessionSource, SourceDiagnostics } from '../discovery/contract.ts';
 import type { Harness, Session, SessionStatus } from '../core/session.ts';
-import { diffSessions, sameSessions, sessionKey } from './diff.ts';
+import { diffSessions, holdsExactly, sessionKey } from './diff.ts';
 import type { HookStatusOverlay } from './hook-status.ts';
 import { createIndexingTracker } from './indexing.ts';
 import { startRescanTimer } from './rescan.ts';
@@ -105,8 +105,6 @@ export function createHub(opts: HubOptions): Hub {
   const disposers: (() => void | Promise<void>)[] = [];
   /** Each source's last listing before the overlay, by key, so a hook event re-applies without re-listing. */
   const raw = new Map<Harness, Map<string, Session>>();
-  /** Each source's last full listing as it came, while `raw` still holds exactly it (a targeted read drops it). */
-  const lastListing = new Map<Harness, Session[]>();
   /** Per source: the refresh running now and what is queued behind it (coalesced: one running, one queued). */
   const work = new Map<Harness, { running: Promise<void> | null; full: boolean; ids: Set<string> }>();
   const pendingIds = new Map<Harness, Set<string> | null>();
@@ -143,12 +141,11 @@ export function createHub(opts: HubOptions): Hub {
     }
     st.lastListMs = Math.round(performance.now() - t0);
     if (closed) return;
-    // A safety rescan of a long history mostly gets back the very sessions it published last (sources
-    // hand out an unchanged session again): nothing to apply or diff, unless a targeted read changed some since.
-    const last = lastListing.get(src.harness);
-    if (last && sameSessions(last, next)) return;
+    // A safety rescan of a long history mostly gets back the very sessions the hub holds (sources hand
+    // out an unchanged session again): nothing to apply or diff.
+    const held = raw.get(src.harness);
+    if (held && holdsExactly(held, next)) return;
     raw.set(src.harness, new Map(next.map((s) => [sessionKey(s), s])));
-    lastListing.set(src.harness, [...next]); // a copy: a source may hand out an array it changes later
     publishListing(src.harness);
   }
 
@@ -156,7 +153,6 @@ export function createHub(opts: HubOptions): Hub {
   async function getIds(src: SessionSource, ids: string[]): Promise<void> {
     const mine = raw.get(src.harness) ?? new Map<string, Session>();
     raw.set(src.harness, mine);
-    lastListing.delete(src.harness);
     const keys: string[] = [];
     for (const id of ids) {
       const key = sessionKey({ harness: src.harness, id });

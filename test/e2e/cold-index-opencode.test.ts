@@ -4,7 +4,8 @@
  * (chunks of 32; each session with a 200 KB tool output, so a chunk fills a batch of the cold indexer),
  * paced so the figure can be seen between chunks: `muster status` says
  * "indexed n / 200 transcripts" while it reads, and once it is over every session is listed with its
- * tokens and the figure is gone, and a word of one session's prompt is found by `muster search`.
+ * tokens and the figure is gone, and then (the second pass reads the conversations) a word of one
+ * session's prompt is found by `muster search`.
  */
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -67,10 +68,14 @@ describe('OpenCode cold index progress (issue 17)', () => {
     assert.equal(body.sessions.length, N);
     assert.equal(body.indexing.active, false);
     assert.equal(body.sessions.reduce((n, s) => n + s.tokens.input + s.tokens.output, 0), N * 110);
-    // The worker threads also read each session's conversation for the search index.
-    const found = await runCli(['search', 'quokka ledger', '--json'], env);
-    assert.equal(found.code, 0, found.stderr);
-    const results = (found.json as unknown as { results: { session: { harness: string; id: string }; hits: { role: string }[] }[] }).results;
+    // Then, in a second pass, the worker threads read each session's conversation for the search index.
+    let results: { session: { harness: string; id: string }; hits: { role: string }[] }[] = [];
+    for (const until = Date.now() + 30_000; results.length === 0; await sleep(200)) {
+      assert.ok(Date.now() < until, 'search did not find the prompt within 30 s of the listing');
+      const found = await runCli(['search', 'quokka ledger', '--json'], env);
+      assert.equal(found.code, 0, found.stderr);
+      results = (found.json as unknown as { results: typeof results }).results;
+    }
     assert.deepEqual(results.map((r) => [r.session.harness, r.session.id, r.hits[0]?.role]), [['opencode', fixtureSessionId(137), 'user']]);
   });
 });

@@ -165,18 +165,6 @@ function putMessages(o: ColdRunOptions, results: FileResult[], again: ((path: st
   }
 }
 
-/**
- * Writes what the index gathers now. A write that fails here (the store closing, a full disk) is left to
- * the store's own next commit, which meets the same error where it always has: the run itself never fails.
- */
-export function flushQuietly(index: TranscriptIndex): void {
-  try {
-    index.flush?.();
-  } catch {
-    // see above
-  }
-}
-
 /** A failed read as a result (a file that is not regular is named so: ENOTREG). */
 export function failedResult(task: FileTask, e: unknown): FileResult {
   const code = isNotRegularFile(e) ? e.code : ((e as NodeJS.ErrnoException).code ?? 'EIO');

@@ -5,8 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { createColdIndexer, flushQuietly, spawnIndexWorker, toBatches } from './index.ts';
-import { createMemoryTranscriptIndex } from '../contract.ts';
+import { createColdIndexer, spawnIndexWorker, toBatches } from './index.ts';
 import type { FileResult, FileTask, FoldRegistry } from './index.ts';
 
 /** A fold that "reads" a file by its name: enough to follow tasks through the indexer. */
@@ -115,11 +114,4 @@ test('real worker threads run the harness folds and give what this thread gives;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-});
-
-test('flushQuietly: a last write that fails (a store closing, a full disk) does not fail the run that asked for it', () => {
-  let asked = 0;
-  flushQuietly({ ...createMemoryTranscriptIndex(), flush: () => { asked++; throw new Error('database or disk is full'); } });
-  assert.equal(asked, 1);
-  flushQuietly(createMemoryTranscriptIndex()); // an index that gathers nothing has no flush
 });

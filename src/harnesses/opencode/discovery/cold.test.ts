@@ -94,3 +94,30 @@ test('below the threshold, or a store scanned before, there is no cold index: li
   assert.equal(again.coldIndex?.(() => {}), null, 'the index holds the store');
   await indexer.close();
 });
+
+test('the conversations come in a second pass once the listing is complete; a scan meanwhile reads only what changed, and keeps what it read', async () => {
+  const st = history(N);
+  const index = createMemoryTranscriptIndex();
+  const indexer = createColdIndexer({ folds: { [OPENCODE_COLD_KIND]: foldOpenCodeTask }, batchBytes: 1 });
+  const source = createOpenCodeSource({ home: st.dataDir, proc: proc(), git, index, cold: { indexer, minBytes: 0, searchAfterMs: 300 } });
+  const entry = (i: number): string => `${st.dbPath}#${fixtureSessionId(i)}`;
+  await source.coldIndex?.(() => {});
+  assert.equal(index.searchBehind?.(), N, 'every session waits for its conversation');
+  assert.deepEqual(index.messages(entry(3)), []);
+  // A session gets a new prompt before the second pass: the scan reads that one, with its whole conversation.
+  const changed = fixtureSessionId(7);
+  st.addMessage(changed, 'msg_7_z', 9000, userMessage(9000));
+  st.addPart(changed, 'msg_7_z', 'prt_7_z', 9000, { type: 'text', text: 'late words' });
+  st.touchSession(changed, 9001);
+  assert.equal((await source.list()).length, N);
+  assert.equal(source.diagnostics().linesParsed, N + 1, 'the scan read the changed session only');
+  assert.deepEqual(index.messages(entry(7)).map((m) => m.text), ['prompt 7', 'late words']);
+  for (const until = Date.now() + 10_000; index.searchBehind?.() !== 0; await new Promise((r) => setTimeout(r, 20))) {
+    assert.ok(Date.now() < until, `the second pass did not end (${index.searchBehind?.()} behind)`);
+  }
+  assert.deepEqual(index.messages(entry(3)).map((m) => [m.role, m.text]), [['user', 'prompt 3']], 'the second pass brought the conversation');
+  assert.deepEqual(index.messages(entry(7)).map((m) => m.text), ['prompt 7', 'late words'], 'and left the scanned session as the scan put it');
+  await source.list();
+  assert.equal(source.diagnostics().linesParsed, N + 1, 'nothing is read again once every session has its conversation');
+  await indexer.close();
+});

@@ -102,7 +102,7 @@ test('an older schema without token columns: bulk sums the replies as the per-se
   st.close();
 });
 
-test('the cold fold reads a chunk with the change keys the key query gives, so nothing is read twice', () => {
+test('the cold fold reads a chunk with the change keys the key query gives, so nothing is read twice; its conversations in a second pass', () => {
   const st = tmpStore();
   varied(st, 20);
   st.db.pragma('wal_checkpoint(TRUNCATE)');
@@ -111,24 +111,34 @@ test('the cold fold reads a chunk with the change keys the key query gives, so n
   const scanned = scanOpenCodeDb(db, new Map(), { bulkMin: Infinity });
   db.close();
   const tasks = chunkTasks(st.dbPath, keys.map((k) => k.id), 1000, keys.length);
-  const got = new Map<string, OpenCodeSessionSummary>();
-  const messages = new Map<string, unknown>();
+  const first = new Map<string, OpenCodeSessionSummary>();
   const usage: UsageRecord[] = [];
   for (const t of tasks) {
     const r = foldOpenCodeTask(t);
     assert.ok(r.ok);
     const chunk = r.summary as OpenCodeChunkResult;
-    for (const s of chunk.sessions) got.set(s.id, s);
-    for (const [id, m] of Object.entries(chunk.messages)) messages.set(id, m);
+    assert.deepEqual([chunk.messages, chunk.marks], [{}, {}], 'the first pass reads no conversation');
+    for (const s of chunk.sessions) first.set(s.id, s);
     usage.push(...r.usage);
   }
-  assert.equal(got.size, 20);
+  assert.equal(first.size, 20);
+  assert.deepEqual(byKey(usage), byKey(scanned.usage));
+  const got = new Map<string, OpenCodeSessionSummary>();
+  const messages = new Map<string, unknown>();
+  for (const t of tasks) {
+    const r = foldOpenCodeTask({ ...t, messages: true });
+    assert.ok(r.ok);
+    const chunk = r.summary as OpenCodeChunkResult;
+    assert.deepEqual([chunk.sessions, r.usage, r.linesParsed], [[], [], 0], 'the second pass reads conversations only');
+    for (const [id, mark] of Object.entries(chunk.marks)) got.set(id, { ...(first.get(id) as OpenCodeSessionSummary), search: mark });
+    for (const [id, m] of Object.entries(chunk.messages)) messages.set(id, m);
+  }
   for (const k of keys) assert.deepEqual(got.get(k.id), scanned.sessions.get(k.id));
   assert.deepEqual(messages, scanned.messages, 'each session\'s conversation for the search index, as a scan reads it');
-  assert.deepEqual(byKey(usage), byKey(scanned.usage));
-  // A scan over the fold's summaries re-reads nothing.
   const again = openOpenCodeDb(st.dbPath);
-  assert.equal(scanOpenCodeDb(again, got).reread, 0);
+  assert.equal(scanOpenCodeDb(again, got).reread, 0, 'a scan over both passes\' summaries re-reads nothing');
+  assert.equal(scanOpenCodeDb(again, first, { searchPending: new Set(first.keys()) }).reread, 0, 'nor over the first pass\'s while the second is pending');
+  assert.equal(scanOpenCodeDb(again, first).reread, 20, 'else a summary without a search mark is read again');
   again.close();
   st.close();
 });

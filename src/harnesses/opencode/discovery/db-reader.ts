@@ -84,6 +84,11 @@ export function readSessionKeys(db: Db, cols: Set<string> = sessionTableColumns(
 export interface ScanOptions {
   /** From this many new sessions (none in `previous`) on, they are read in one pass (db-bulk.ts). Default: 16. */
   bulkMin?: number;
+  /**
+   * Sessions whose conversation a cold index's second pass is reading (cold.ts): one unchanged since its
+   * first pass is carried over without a search mark, not read again here. Default: none.
+   */
+  searchPending?: ReadonlySet<string>;
 }
 
 /** Scans the store; sessions whose change key is unchanged are taken from `previous` untouched. */
@@ -98,8 +103,9 @@ export function scanOpenCodeDb(db: Db, previous: ReadonlyMap<string, OpenCodeSes
   const known: Changed = [];
   for (const { id, key } of keys) {
     const prev = previous.get(id);
-    // A summary without a search mark predates search: its session is read once more, whole.
-    if (prev && prev.store === 'db' && prev.key === key && prev.search) out.sessions.set(id, prev);
+    // A summary without a search mark predates search (or awaits a cold index's second pass): its
+    // session is read once more, whole.
+    if (prev && prev.store === 'db' && prev.key === key && (prev.search || options.searchPending?.has(id))) out.sessions.set(id, prev);
     else if (prev?.store === 'db') known.push({ id, key, mark: prev.usageMark ?? 0, search: prev.search });
     else fresh.push({ id, key, mark: 0 });
   }

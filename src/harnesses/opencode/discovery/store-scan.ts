@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import type { IndexedMessages, TranscriptIndex } from '../../../discovery/contract.ts';
 import { isNotRegularFile } from '../../../discovery/regular-file/index.ts';
-import { DEFAULT_COLD_MIN_BYTES, flushQuietly, type ColdIndexing, type FileResult } from '../../../discovery/index-pool/index.ts';
+import { DEFAULT_COLD_MIN_BYTES, type ColdIndexing, type FileResult } from '../../../discovery/index-pool/index.ts';
 import type { IndexProgress } from '../../../discovery/contract.ts';
 import { OPENCODE_COLD_KIND, chunkTasks, usageBySession, type OpenCodeChunkResult } from './cold.ts';
 import { openOpenCodeDb, readSessionIds, scanOpenCodeDb } from './db-reader.ts';
@@ -43,6 +43,8 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
 
   /** True while a cold index reads the store: scanDb leaves it to it. */
   let coldRunning = false;
+  /** Sessions whose conversation the cold index's second pass has yet to bring (cold.ts). */
+  const searchPending = new Set<string>();
 
   function scanDb(): void {
     if (coldRunning) return;
@@ -54,11 +56,11 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
       return;
     }
     // Unchanged store: nothing to read, unless a session was summarised before search (read it once more).
-    if (entry && (entry.summary as { fp?: string } | null)?.fp === fp && allSearched(db)) return;
+    if (entry && (entry.summary as { fp?: string } | null)?.fp === fp && allSearched(db, searchPending)) return;
     let handle;
     try {
       handle = openOpenCodeDb(dbPath);
-      const r = scanOpenCodeDb(handle, db);
+      const r = scanOpenCodeDb(handle, db, { searchPending });
       counters.filesScanned++;
       counters.linesParsed += r.reread;
       counters.linesSkipped += r.malformed;
@@ -92,7 +94,10 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
       if (before.get(id) === s) continue;
       // A session's messages go to the search index with its entry (a removed one leaves with it).
       const m = messages?.get(id);
-      index.put({ path: `${prefix}#${id}`, harness: 'opencode', size: 0, mtimeMs: s.updatedMs ?? 0, offset: 0, summary: s, ...(m ? { messages: m } : {}) });
+      // Messages from position 0 are the whole conversation: they bring a session the cold index left
+      // behind in search level (its second pass then leaves it be: the summary is not its first pass's).
+      const level = m?.position === 0 ? { searchLater: false } : {};
+      index.put({ path: `${prefix}#${id}`, harness: 'opencode', size: 0, mtimeMs: s.updatedMs ?? 0, offset: 0, summary: s, ...(m ? { messages: m, ...level } : {}) });
     }
     for (const id of before.keys()) if (!after.has(id)) index.remove(`${prefix}#${id}`);
   }
@@ -130,7 +135,8 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
     index.put({ path: dbPath, harness: 'opencode', size: st.size, mtimeMs: st.mtimeMs, offset: 0, summary: { fp } });
   }
 
-  function applyChunk(r: FileResult): void {
+  /** The first pass's results: summaries and usage records; each session is behind in search until the second. */
+  function applyChunk(r: FileResult, firstRead: Map<string, OpenCodeSessionSummary>): void {
     counters.filesScanned++;
     if (!r.ok) {
       counters.filesSkipped++;
@@ -143,8 +149,48 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
     const chunk = r.summary as OpenCodeChunkResult;
     for (const s of chunk.sessions) {
       db.set(s.id, s);
-      const m = chunk.messages[s.id];
-      index.put({ path: `${dbPath}#${s.id}`, harness: 'opencode', size: 0, mtimeMs: s.updatedMs ?? 0, offset: 0, summary: s, usage: usage.get(s.id) ?? [], ...(m ? { messages: m } : {}) });
+      firstRead.set(s.id, s);
+      searchPending.add(s.id);
+      index.put({ path: `${dbPath}#${s.id}`, harness: 'opencode', size: 0, mtimeMs: s.updatedMs ?? 0, offset: 0, summary: s, usage: usage.get(s.id) ?? [], searchLater: true });
+    }
+  }
+
+  /**
+   * The second pass's results: each session's conversation and search mark, put with the summary its
+   * first pass read, unless a scan read the session since (it then brought the conversation itself) or
+   * it is gone. A failed chunk's sessions are read by the next scan, as summaries without a search mark.
+   */
+  function applyConversations(r: FileResult, firstRead: Map<string, OpenCodeSessionSummary>): void {
+    if (!r.ok) {
+      pushError(counters, `opencode db ${dbPath}: ${r.message}`);
+      return;
+    }
+    const chunk = r.summary as OpenCodeChunkResult;
+    for (const [id, mark] of Object.entries(chunk.marks)) {
+      searchPending.delete(id);
+      const first = firstRead.get(id);
+      if (first === undefined || db.get(id) !== first) continue;
+      const s = { ...first, search: mark };
+      db.set(id, s);
+      const m = chunk.messages[id];
+      index.put({ path: `${dbPath}#${id}`, harness: 'opencode', size: 0, mtimeMs: s.updatedMs ?? 0, offset: 0, summary: s, ...(m ? { messages: m } : {}), searchLater: false });
+    }
+  }
+
+  /** The second pass, once the first's listing is complete (`searchAfterMs` later). Never rejects. */
+  async function readConversations(cold: ColdIndexing, firstRead: Map<string, OpenCodeSessionSummary>, bytes: number): Promise<void> {
+    const ids = [...firstRead.keys()];
+    if (ids.length === 0) return;
+    try {
+      await new Promise((resolve) => setTimeout(resolve, cold.searchAfterMs ?? 0));
+      const tasks = chunkTasks(dbPath, ids, bytes, ids.length).map((t) => ({ ...t, messages: true }));
+      await cold.indexer.read(OPENCODE_COLD_KIND, tasks, (results) => {
+        for (const r of results) applyConversations(r, firstRead);
+      });
+    } catch {
+      // the daemon closing: the store reads those sessions again at its next open (they have no search rows)
+    } finally {
+      for (const id of ids) searchPending.delete(id);
     }
   }
 
@@ -161,9 +207,12 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
       coldRunning = true;
       let failed = false;
       let landed = 0;
+      const firstRead = new Map<string, OpenCodeSessionSummary>();
+      // The store holds its writes while the first pass reads, as for the transcripts (cold-run.ts).
+      const release = index.hold?.();
       return cold.indexer.read(OPENCODE_COLD_KIND, tasks, (results) => {
         for (const r of results) {
-          applyChunk(r);
+          applyChunk(r, firstRead);
           failed ||= !r.ok;
           landed++;
           // Sessions read (one deleted since the plan is not; a failed chunk's are read by the next scan).
@@ -173,8 +222,9 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
         onProgress({ ...progress });
       }).finally(() => {
         coldRunning = false;
+        release?.();
         if (fresh) settleCold(fp, !failed && landed === tasks.length);
-        flushQuietly(index); // a complete cold index is a persisted one
+        void readConversations(cold, firstRead, plan.bytes);
       });
     },
     scan() {
@@ -187,9 +237,12 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
   };
 }
 
-/** True when every session has been read for search (no copy of the map: this runs on every scan). */
-function allSearched(sessions: ReadonlyMap<string, OpenCodeSessionSummary>): boolean {
-  for (const s of sessions.values()) if (!s.search) return false;
+/**
+ * True when every session has been read for search, or awaits the cold index's second pass (no copy of
+ * the map: this runs on every scan).
+ */
+function allSearched(sessions: ReadonlyMap<string, OpenCodeSessionSummary>, pending: ReadonlySet<string>): boolean {
+  for (const s of sessions.values()) if (!s.search && !pending.has(s.id)) return false;
   return true;
 }
 

@@ -9,6 +9,7 @@ import type { OpenCodeHttpPort, ServerView } from './http.ts';
 import { assistantMessage, createFixtureStore, fixtureSessionId, userMessage, type FixtureStore } from './fixture-store.test-support.ts';
 import { createOpenCodeSource, type OpenCodeSourceOptions } from './source.ts';
 import { DIED_MID_TURN } from './status.ts';
+import type { Session } from '../../../core/session.ts';
 
 const NOW = 1_796_022_600_000;
 const EXE = '/opt/node_modules/opencode-linux-x64/bin/opencode';
@@ -207,5 +208,33 @@ test('a server that misses one status call keeps its sessions promptable for a f
   assert.equal((await src.get(done))?.promptable, true, 'within the grace: its last view stands');
   now += 2_000;
   assert.equal((await src.get(done))?.promptable, false, 'past it: no longer known to answer');
+  st.close();
+});
+
+test('a listing hands out the session it built before while its summary, git answer and process are unchanged', async () => {
+  const { home, st, done, killed } = setup();
+  const proc = createFakeProc();
+  let branch = 'main';
+  const src = source(home, { proc, git: { read: () => ({ repoRoot: '/home/dev', branch }), clear: () => {} } });
+  const byId = async (): Promise<Map<string, Session>> => new Map((await src.list()).map((s) => [s.id, s]));
+  const first = await byId();
+  const again = await byId();
+  assert.equal(again.get(done), first.get(done), 'unchanged: the very object');
+  assert.equal(again.get(killed), first.get(killed));
+  branch = 'topic';
+  const moved = await byId();
+  assert.notEqual(moved.get(done), first.get(done), 'git says another branch: built again');
+  assert.equal(moved.get(done)?.branch, 'topic');
+  const p = proc.add({ argv: ['opencode', '-s', killed], exe: EXE, cwd: '/home/dev/p2', startTicks: 500 });
+  const live = await byId();
+  assert.equal(live.get(done), moved.get(done), 'the other session is still the same object');
+  assert.deepEqual([live.get(killed)?.live, live.get(killed)?.status, live.get(killed)?.pid], [true, 'working', p.pid], 'claimed by a process: built anew');
+  proc.remove(p.pid);
+  st.addMessage(done, 'msg_9', NOW - 100, userMessage(NOW - 100));
+  st.touchSession(done, NOW - 100);
+  const changed = await byId();
+  assert.notEqual(changed.get(done), moved.get(done), 'the store changed the session: built again');
+  assert.equal(changed.get(done)?.lastActivityAt, new Date(NOW - 100).toISOString());
+  assert.deepEqual([changed.get(killed)?.live, changed.get(killed)?.status], [false, 'stuck'], 'its process gone: dormant again');
   st.close();
 });

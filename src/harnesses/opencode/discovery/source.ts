@@ -12,7 +12,7 @@ import type { EndOutcome, PromptOutcome, SessionSource, SourceDiagnostics, Trans
 import { createMemoryTranscriptIndex } from '../../../discovery/contract.ts';
 import type { ColdIndexing } from '../../../discovery/index-pool/index.ts';
 import { MusterError } from '../../../errors/index.ts';
-import { createGitReader, type GitReader } from '../../../discovery/git/index.ts';
+import { createGitReader, type GitInfo, type GitReader } from '../../../discovery/git/index.ts';
 import { isOpenCodeId } from '../ids.ts';
 import { priceTokens } from '../../../discovery/pricing/index.ts';
 import { createProc } from '../../../discovery/proc/index.ts';
@@ -21,6 +21,7 @@ import type { Session, TokenCounts } from '../../../core/session.ts';
 import { classifyOpenCodeArgv, isOpenCodeProcess, serverUrlOf } from './argv.ts';
 import { createOpenCodeHttp, type OpenCodeHttpPort, type ServerView } from './http.ts';
 import { assignOpenCodeSessions, type Claim, type OpenCodeProcess } from './liveness.ts';
+import { createDormantMemo } from './dormant-memo.ts';
 import { deriveOpenCodeStatus } from './status.ts';
 import { createStoreScanner, type StoreCounters } from './store-scan.ts';
 import { lastActivityMs, type OpenCodeSessionSummary } from './summary.ts';
@@ -81,6 +82,8 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSou
 
   const clock = options.now ?? Date.now;
   const lastViews = new Map<string, { view: ServerView; atMs: number }>();
+  /** Sessions no process claims, from earlier listings (dormant-memo.ts). */
+  const dormant = createDormantMemo();
 
   async function snapshot(): Promise<Snapshot> {
     const summaries = store.scan();
@@ -127,22 +130,34 @@ export function createOpenCodeSource(options: OpenCodeSourceOptions): SessionSou
       const serve = s.directory ? anyServe.get(s.directory) : undefined;
       if (serve) serveUrls.set(s.id, serve);
     }
-    const sessions = [...summaries.values()].map((s) => toSession(s, claims.get(s.id), views, procs, promptUrls.has(s.id)));
+    const sessions = [...summaries.values()].map((s) => {
+      const claim = claims.get(s.id);
+      const promptable = promptUrls.has(s.id);
+      if (claim || promptable) return toSession(s, claim, views, procs, promptable, gitOf(s.directory));
+      return dormant.session(s, gitOf(s.directory), (g) => toSession(s, undefined, views, procs, false, g));
+    });
+    dormant.sweep();
     sessions.sort((a, b) => (b.lastActivityAt ?? '').localeCompare(a.lastActivityAt ?? '') || a.id.localeCompare(b.id));
     return { sessions, procs, claims, promptUrls, serveUrls };
   }
 
-  function toSession(s: OpenCodeSessionSummary, claim: Claim | undefined, views: Map<string, ServerView>, procs: Map<number, ProcInfo>, promptable: boolean): Session {
+  /** What git says of a session's directory (none: a vanished cwd, or no directory). */
+  function gitOf(dir: string | null): GitInfo {
+    if (!dir) return { repoRoot: null, branch: null };
+    try {
+      return git.read(dir);
+    } catch {
+      return { repoRoot: null, branch: null };
+    }
+  }
+
+  function toSession(s: OpenCodeSessionSummary, claim: Claim | undefined, views: Map<string, ServerView>, procs: Map<number, ProcInfo>, promptable: boolean, gitInfo: GitInfo): Session {
     const view = claim?.serverUrl ? views.get(claim.serverUrl) : undefined;
     const d = deriveOpenCodeStatus({
       summary: s, live: claim !== undefined,
       server: view ? { status: view.status.get(s.id), permissions: view.permissions.filter((p) => p.sessionId === s.id) } : undefined,
     });
-    let repoRoot: string | null = null;
-    let branch: string | null = null;
-    if (s.directory) {
-      try { ({ repoRoot, branch } = git.read(s.directory)); } catch { /* a vanished cwd has no repo */ }
-    }
+    const { repoRoot, branch } = gitInfo;
     const activity = lastActivityMs(s);
     const main = claim ? procs.get(claim.pid) : undefined;
     return {

@@ -19,20 +19,20 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { envFor } from '../test/e2e/kit.ts';
-import { generateClaudeCorpus } from './corpus/claude-corpus.ts';
-import { generateCodexCorpus } from './corpus/codex-corpus.ts';
+import { PEER_HARNESSES, generatePeerCorpus, homeVars, makeEmptyHome } from './corpus/peer-corpora.ts';
+import type { PeerHarness } from './corpus/peer-corpora.ts';
 import { installCcusage, runCcusage } from './corpus/ccusage.ts';
 import type { Ccusage } from './corpus/ccusage.ts';
 import { median } from './corpus/daemon-kit.ts';
 import { QUIET_SPELLS, cpuSince, foldAloneMs, threadSampler, timeLs, untilQuiet } from './corpus/cold-breakdown.ts';
 import type { ThreadCpu } from './corpus/cold-breakdown.ts';
 
-type Harness = 'claude' | 'codex';
+type Harness = PeerHarness;
 const MiB = 1024 * 1024;
 const TOTAL_MB = Number(process.env.BENCH_CORPUS_MB ?? 468);
 const FILES = Number(process.env.BENCH_CORPUS_FILES ?? 800);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const HARNESSES = (process.env.BENCH_HARNESSES ?? 'claude,codex').split(',').map((h) => h.trim()) as Harness[];
+const HARNESSES = (process.env.BENCH_HARNESSES ?? PEER_HARNESSES.join(',')).split(',').map((h) => h.trim()) as Harness[];
 const BIN = join(import.meta.dirname, '..', 'bin', 'muster.js');
 const tmp = mkdtempSync(join(tmpdir(), 'muster-bench-vs-ccusage-'));
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }));
@@ -42,7 +42,7 @@ process.on('SIGINT', () => process.exit(130));
 function harnessEnv(harness: Harness, dir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const home = join(tmp, 'user-home');
   mkdirSync(home, { recursive: true });
-  return { ...envFor(home, extra), [harness === 'claude' ? 'CLAUDE_CONFIG_DIR' : 'CODEX_HOME']: dir };
+  return { ...envFor(home, extra), ...homeVars(harness, dir) };
 }
 
 interface MusterRun {
@@ -121,12 +121,10 @@ const fmt = (xs: number[]): string => `min ${Math.min(...xs).toFixed(0)} / media
 async function bench(harness: Harness, cc: Ccusage): Promise<boolean> {
   const dir = join(tmp, `${harness}-home`);
   const empty = join(tmp, `${harness}-empty`);
-  mkdirSync(join(empty, harness === 'claude' ? 'projects' : 'sessions'), { recursive: true });
+  makeEmptyHome(harness, empty);
   const t0 = performance.now();
-  const corpus = harness === 'claude'
-    ? generateClaudeCorpus({ home: dir, totalBytes: TOTAL_MB * MiB, files: FILES })
-    : generateCodexCorpus({ home: dir, totalBytes: TOTAL_MB * MiB, files: FILES });
-  console.log(`\n${harness}: ${corpus.files.length} transcripts, ${(corpus.bytes / MiB).toFixed(0)} MiB, generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const corpus = generatePeerCorpus(harness, dir, TOTAL_MB * MiB, FILES);
+  console.log(`\n${harness}: ${corpus.what}, ${(corpus.bytes / MiB).toFixed(0)} MiB, generated in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   // Warm-up (page cache, both binaries), untimed.
   runCcusage(cc, harness, harnessEnv(harness, dir));
   await runMuster(harness, dir);
@@ -143,8 +141,8 @@ async function bench(harness: Harness, cc: Ccusage): Promise<boolean> {
     t.mEmpty.push((await runMuster(harness, empty)).ms);
     // ccusage's own grouping lists fewer rows than files (it leaves out sessions it finds no usage in
     // and merges some): only Muster's listing is held to the corpus.
-    if (m.sessions !== corpus.files.length) {
-      console.log(`  ERROR: run ${i}: Muster listed ${m.sessions} sessions of ${corpus.files.length}`);
+    if (m.sessions !== corpus.sessions) {
+      console.log(`  ERROR: run ${i}: Muster listed ${m.sessions} sessions of ${corpus.sessions}`);
       ok = false;
     }
     last = { cc: c, m };
@@ -171,11 +169,12 @@ async function printBreakdown(harness: Harness, dir: string, bytes: number): Pro
   console.log('  where Muster\'s time goes (one more cold run, untimed; CPU per thread from /proc until `ls` answered):');
   const threads = (c: ThreadCpu): string => `daemon's thread ${ms(c.daemon)}, index workers ${ms(c.index)} (${c.indexThreads} threads), search thread ${ms(c.search)}, other threads (V8's compiler and GC, libuv) ${ms(c.other)}`;
   if (b?.cpu) console.log(`    until \`ls\` answered (the index over): ${threads(b.cpu)}; the process ${ms(b.cpu.total)} of CPU in ${ms(b.indexMs)} from the spawn of \`up\``);
-  if (b?.after) console.log(`    then until the daemon was quiet (its writes; the second pass: search's messages and the usage records): ${threads(b.after)}; the process ${ms(b.after.total)} of CPU; quiet (${QUIET_SPELLS} 100 ms spells without CPU) ${ms(b.quietMs)} after the spawn of \`up\``);
+  if (b?.after) console.log(`    then until the daemon was quiet (its writes; the second pass): ${threads(b.after)}; the process ${ms(b.after.total)} of CPU; quiet (${QUIET_SPELLS} 100 ms spells without CPU) ${ms(b.quietMs)} after the spawn of \`up\``);
   if (b) console.log(`    \`muster ls\` (started right after \`up\`, so it waited for the index): ${ms(b.lsMs)}; again once the daemon's writes were done: ${ms(b.lsQuietMs)}`);
   const alone = foldAloneMs(harness, dir, false);
   const withMessages = foldAloneMs(harness, dir, true);
-  console.log(`    the fold alone, one warm thread in this process: the first pass ${ms(alone)} (${(bytes / MiB / (alone / 1000)).toFixed(0)} MiB/s); the second (search's messages and the usage records) ${ms(withMessages)}`);
+  const second = harness === 'opencode' ? 'the conversations for search' : 'search\'s messages and the usage records';
+  console.log(`    the fold alone, one warm thread in this process: the first pass ${ms(alone)} (${(bytes / MiB / (alone / 1000)).toFixed(0)} MiB/s); the second (${second}) ${ms(withMessages)}`);
 }
 
 async function main(): Promise<number> {

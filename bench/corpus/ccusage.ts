@@ -40,7 +40,7 @@ export interface CcusageRun {
  * `ccusage <harness> session --json --offline` over `env`'s home; the wall time from spawn to exit.
  * A home without sessions makes ccusage exit non-zero with "no data": that is its empty start.
  */
-export function runCcusage(c: Ccusage, harness: 'claude' | 'codex', env: NodeJS.ProcessEnv): CcusageRun {
+export function runCcusage(c: Ccusage, harness: 'claude' | 'codex' | 'pi' | 'opencode', env: NodeJS.ProcessEnv): CcusageRun {
   const t0 = performance.now();
   const r = spawnSync(c.bin, [harness, 'session', '--json', '--offline'], { env, encoding: 'utf8', maxBuffer: 1 << 28 });
   const ms = performance.now() - t0;

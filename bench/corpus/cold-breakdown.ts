@@ -7,8 +7,9 @@
  * - `muster ls` right after the index is over, and again once the daemon's writes are done (its CPU
  *   quiet), which is what the writes after a cold index cost the listing that follows it;
  * - Muster's fold alone on one warm thread in this process (the third of three rounds), as the cold
- *   index's first pass reads (no messages, no usage records) and as its second (both): the per-byte
- *   work, without threads, store or HTTP.
+ *   index's first pass reads (no messages, no usage records) and as its second (both; OpenCode's
+ *   store: summaries and usage first, conversations second): the per-byte work, without threads,
+ *   store or HTTP.
  * Linux only (/proc); elsewhere the per-thread figures are left out.
  */
 import { spawnSync } from 'node:child_process';
@@ -17,6 +18,8 @@ import { join } from 'node:path';
 import { foldBatch, INDEX_THREAD_NAME, SEARCH_THREAD_NAME } from '../../src/discovery/index-pool/index.ts';
 import type { FileTask } from '../../src/discovery/index-pool/index.ts';
 import { INDEX_FOLDS } from '../../src/harnesses/index-folds.ts';
+import { OPENCODE_COLD_KIND, chunkTasks } from '../../src/harnesses/opencode/discovery/cold.ts';
+import { openOpenCodeDb, readSessionIds } from '../../src/harnesses/opencode/discovery/db-reader.ts';
 import { cpuTicks, sleep } from './daemon-kit.ts';
 
 /** USER_HZ on Linux: /proc's CPU figures are in 10 ms ticks. */
@@ -125,17 +128,31 @@ export function timeLs(bin: string, env: NodeJS.ProcessEnv): number {
 }
 
 /** Muster's fold over every transcript under `dir` on this thread, the third of three rounds, ms. */
-export function foldAloneMs(kind: 'claude' | 'codex', dir: string, messages: boolean): number {
-  // As the cold index's passes read: the first without messages nor usage records, the second with both.
-  const files = (readdirSync(dir, { recursive: true }) as string[]).map((f) => join(dir, f)).filter((f) => f.endsWith('.jsonl'));
-  const tasks = (): FileTask[] => files.map((path) => ({ path, from: 0, summary: null, bytes: statSync(path).size, messages, toolOutput: false, ...(messages ? {} : { usage: false }) }));
+export function foldAloneMs(kind: 'claude' | 'codex' | 'pi' | 'opencode', dir: string, messages: boolean): number {
+  // As the cold index's passes read: the first without messages nor usage records, the second with both
+  // (OpenCode's store: the first its sessions' summaries and usage, the second their conversations).
+  const tasks = kind === 'opencode' ? openCodeTasks(dir, messages) : transcriptTasks(dir, messages);
   let ms = 0;
   for (let round = 0; round < 3; round++) {
     const t = tasks();
     const t0 = performance.now();
-    const results = foldBatch(INDEX_FOLDS, kind, t);
+    const results = foldBatch(INDEX_FOLDS, kind === 'opencode' ? OPENCODE_COLD_KIND : kind, t);
     ms = performance.now() - t0;
     if (results.some((r) => !r.ok)) throw new Error(`the fold failed on ${results.filter((r) => !r.ok).length} files`);
   }
   return ms;
+}
+
+function transcriptTasks(dir: string, messages: boolean): () => FileTask[] {
+  const files = (readdirSync(dir, { recursive: true }) as string[]).map((f) => join(dir, f)).filter((f) => f.endsWith('.jsonl'));
+  return () => files.map((path) => ({ path, from: 0, summary: null, bytes: statSync(path).size, messages, toolOutput: false, ...(messages ? {} : { usage: false }) }));
+}
+
+/** The store's top-level sessions in the cold index's chunks (`dir` is XDG_DATA_HOME). */
+function openCodeTasks(dir: string, messages: boolean): () => FileTask[] {
+  const dbPath = join(dir, 'opencode', 'opencode.db');
+  const db = openOpenCodeDb(dbPath);
+  const ids = readSessionIds(db);
+  db.close();
+  return () => chunkTasks(dbPath, ids, statSync(dbPath).size, ids.length).map((t) => ({ ...t, messages }));
 }

@@ -6,10 +6,10 @@
  * the function_call, a CommandExecution item_completed and the function_call_output (both carrying the
  * command output), and token records. Sizes have a long tail like Claude's corpus.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileTargets } from './claude-corpus.ts';
-import { addBytes, emptyMix } from './mix.ts';
+import { addBytes, corpusOf, emptyMix, writeByTurns } from './mix.ts';
 import type { CorpusFile, GeneratedCorpus } from './mix.ts';
 import { createTextPool, skewedSize, uuidV7 } from './text-pool.ts';
 import type { TextPool } from './text-pool.ts';
@@ -103,18 +103,8 @@ export function generateCodexCorpus(options: CodexCorpusOptions): GeneratedCorpu
     const stamp = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}-${pad(d.getUTCMinutes())}-${pad(d.getUTCSeconds())}`;
     const path = join(dir, `rollout-${stamp}-${id}.jsonl`);
     const ctx: Ctx = { model: (options.models ?? ['gpt-5.5-codex'])[i % (options.models?.length ?? 1)] ?? 'gpt-5.5-codex', pool, id, cwd: `/home/dev/work/project-${i % projects}`, at: start, ordinal: 0, turn: '', parts: [], bytes: 0, lines: 0, mix };
-    const fd = openSync(path, 'w');
-    try {
-      header(ctx);
-      for (let n = 1; ctx.bytes < (targets[i] as number); n++) {
-        turn(ctx, n);
-        if (ctx.parts.length > 256) { writeSync(fd, ctx.parts.join('')); ctx.parts = []; }
-      }
-      writeSync(fd, ctx.parts.join(''));
-    } finally {
-      closeSync(fd);
-    }
-    out.push({ path, bytes: ctx.bytes, lines: ctx.lines });
+    header(ctx);
+    out.push(writeByTurns(path, ctx, targets[i] as number, (n) => turn(ctx, n)));
   }
-  return { root: options.home, files: out, bytes: out.reduce((a, f) => a + f.bytes, 0), lines: out.reduce((a, f) => a + f.lines, 0), mix };
+  return corpusOf(options.home, out, mix);
 }

@@ -7,10 +7,10 @@
  * lines are not only tool results. Sizes have a long tail like Claude's corpus; one in five sessions
  * is named (`session_info`).
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileTargets } from './claude-corpus.ts';
-import { addBytes, emptyMix } from './mix.ts';
+import { addBytes, corpusOf, emptyMix, writeByTurns } from './mix.ts';
 import type { CorpusFile, GeneratedCorpus } from './mix.ts';
 import { createTextPool, skewedSize, uuidV7 } from './text-pool.ts';
 import type { TextPool } from './text-pool.ts';
@@ -106,17 +106,7 @@ export function generatePiCorpus(options: PiCorpusOptions): GeneratedCorpus {
     emit(ctx, { type: 'model_change', provider: 'anthropic', modelId: 'claude-sonnet-4-5' }, 'other');
     emit(ctx, { type: 'thinking_level_change', thinkingLevel: 'medium' }, 'other');
     if (i % 5 === 0) emit(ctx, { type: 'session_info', name: `task ${i}: ${pool.take(30).replace(/\s+/g, ' ')}` }, 'other');
-    const fd = openSync(path, 'w');
-    try {
-      for (let n = 1; ctx.bytes < (targets[i] as number); n++) {
-        turn(ctx, n);
-        if (ctx.parts.length > 256) { writeSync(fd, ctx.parts.join('')); ctx.parts = []; }
-      }
-      writeSync(fd, ctx.parts.join(''));
-    } finally {
-      closeSync(fd);
-    }
-    out.push({ path, bytes: ctx.bytes, lines: ctx.lines });
+    out.push(writeByTurns(path, ctx, targets[i] as number, (n) => turn(ctx, n)));
   }
-  return { root: options.agentDir, files: out, bytes: out.reduce((a, f) => a + f.bytes, 0), lines: out.reduce((a, f) => a + f.lines, 0), mix };
+  return corpusOf(options.agentDir, out, mix);
 }

@@ -88,7 +88,7 @@ export interface ScanOptions {
    * Sessions whose conversation a cold index's second pass is reading (cold.ts): one unchanged since its
    * first pass is carried over without a search mark, not read again here. Default: none.
    */
-  searchPending?: ReadonlySet<string>;
+  searchPending?: { has(id: string): boolean };
 }
 
 /** Scans the store; sessions whose change key is unchanged are taken from `previous` untouched. */

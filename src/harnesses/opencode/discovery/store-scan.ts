@@ -43,8 +43,11 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
 
   /** True while a cold index reads the store: scanDb leaves it to it. */
   let coldRunning = false;
-  /** Sessions whose conversation the cold index's second pass has yet to bring (cold.ts). */
-  const searchPending = new Set<string>();
+  /**
+   * Sessions whose conversation the cold index's second pass has yet to bring (cold.ts), each with the
+   * summary its first pass read (the second pass completes that one only).
+   */
+  const awaitingSearch = new Map<string, OpenCodeSessionSummary>();
 
   function scanDb(): void {
     if (coldRunning) return;
@@ -56,11 +59,11 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
       return;
     }
     // Unchanged store: nothing to read, unless a session was summarised before search (read it once more).
-    if (entry && (entry.summary as { fp?: string } | null)?.fp === fp && allSearched(db, searchPending)) return;
+    if (entry && (entry.summary as { fp?: string } | null)?.fp === fp && allSearched(db, awaitingSearch)) return;
     let handle;
     try {
       handle = openOpenCodeDb(dbPath);
-      const r = scanOpenCodeDb(handle, db, { searchPending });
+      const r = scanOpenCodeDb(handle, db, { searchPending: awaitingSearch });
       counters.filesScanned++;
       counters.linesParsed += r.reread;
       counters.linesSkipped += r.malformed;
@@ -136,7 +139,7 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
   }
 
   /** The first pass's results: summaries and usage records; each session is behind in search until the second. */
-  function applyChunk(r: FileResult, firstRead: Map<string, OpenCodeSessionSummary>): void {
+  function applyChunk(r: FileResult): void {
     counters.filesScanned++;
     if (!r.ok) {
       counters.filesSkipped++;
@@ -149,8 +152,7 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
     const chunk = r.summary as OpenCodeChunkResult;
     for (const s of chunk.sessions) {
       db.set(s.id, s);
-      firstRead.set(s.id, s);
-      searchPending.add(s.id);
+      awaitingSearch.set(s.id, s);
       index.put({ path: `${dbPath}#${s.id}`, harness: 'opencode', size: 0, mtimeMs: s.updatedMs ?? 0, offset: 0, summary: s, usage: usage.get(s.id) ?? [], searchLater: true });
     }
   }
@@ -160,15 +162,15 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
    * first pass read, unless a scan read the session since (it then brought the conversation itself) or
    * it is gone. A failed chunk's sessions are read by the next scan, as summaries without a search mark.
    */
-  function applyConversations(r: FileResult, firstRead: Map<string, OpenCodeSessionSummary>): void {
+  function applyConversations(r: FileResult): void {
     if (!r.ok) {
       pushError(counters, `opencode db ${dbPath}: ${r.message}`);
       return;
     }
     const chunk = r.summary as OpenCodeChunkResult;
     for (const [id, mark] of Object.entries(chunk.marks)) {
-      searchPending.delete(id);
-      const first = firstRead.get(id);
+      const first = awaitingSearch.get(id);
+      awaitingSearch.delete(id);
       if (first === undefined || db.get(id) !== first) continue;
       const s = { ...first, search: mark };
       db.set(id, s);
@@ -178,19 +180,19 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
   }
 
   /** The second pass, once the first's listing is complete (`searchAfterMs` later). Never rejects. */
-  async function readConversations(cold: ColdIndexing, firstRead: Map<string, OpenCodeSessionSummary>, bytes: number): Promise<void> {
-    const ids = [...firstRead.keys()];
+  async function readConversations(cold: ColdIndexing, bytes: number): Promise<void> {
+    const ids = [...awaitingSearch.keys()];
     if (ids.length === 0) return;
     try {
       await new Promise((resolve) => setTimeout(resolve, cold.searchAfterMs ?? 0));
       const tasks = chunkTasks(dbPath, ids, bytes, ids.length).map((t) => ({ ...t, messages: true }));
       await cold.indexer.read(OPENCODE_COLD_KIND, tasks, (results) => {
-        for (const r of results) applyConversations(r, firstRead);
+        for (const r of results) applyConversations(r);
       });
     } catch {
       // the daemon closing: the store reads those sessions again at its next open (they have no search rows)
     } finally {
-      for (const id of ids) searchPending.delete(id);
+      for (const id of ids) awaitingSearch.delete(id);
     }
   }
 
@@ -207,12 +209,11 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
       coldRunning = true;
       let failed = false;
       let landed = 0;
-      const firstRead = new Map<string, OpenCodeSessionSummary>();
       // The store holds its writes while the first pass reads, as for the transcripts (cold-run.ts).
       const release = index.hold?.();
       return cold.indexer.read(OPENCODE_COLD_KIND, tasks, (results) => {
         for (const r of results) {
-          applyChunk(r, firstRead);
+          applyChunk(r);
           failed ||= !r.ok;
           landed++;
           // Sessions read (one deleted since the plan is not; a failed chunk's are read by the next scan).
@@ -224,7 +225,7 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
         coldRunning = false;
         release?.();
         if (fresh) settleCold(fp, !failed && landed === tasks.length);
-        void readConversations(cold, firstRead, plan.bytes);
+        void readConversations(cold, plan.bytes);
       });
     },
     scan() {
@@ -241,7 +242,7 @@ export function createStoreScanner(opts: { dbPath: string; storageDir: string; i
  * True when every session has been read for search, or awaits the cold index's second pass (no copy of
  * the map: this runs on every scan).
  */
-function allSearched(sessions: ReadonlyMap<string, OpenCodeSessionSummary>, pending: ReadonlySet<string>): boolean {
+function allSearched(sessions: ReadonlyMap<string, OpenCodeSessionSummary>, pending: ReadonlyMap<string, unknown>): boolean {
   for (const s of sessions.values()) if (!s.search && !pending.has(s.id)) return false;
   return true;
 }

@@ -1,0 +1,214 @@
+/**
+ * A JSONL reader whose line loop runs in WebAssembly (assembly/scan.ts): a file's bytes are read straight
+ * into the module's memory, and the module splits the lines, passes over blank lines and (for Claude's
+ * transcripts) the heads Muster never shows, and validates every other line as JSON in one pass that
+ * also notes where a few tracked keys' values lie. A line that is one clean JSON object of a wanted
+ * record type reaches the host as `clean`, with those values readable without JSON.parse; every other
+ * line reaches it as `line`, exactly as readLinesFrom hands it. The module is compiled once per thread
+ * and is small, so a worker starts using it at once instead of compiling a parser of its own.
+ */
+import { closeSync, readSync } from 'node:fs';
+import { latin1Text, readLinesFrom, utf8Text } from '../jsonl/index.ts';
+import { openRegularFile } from '../regular-file/index.ts';
+import { CLEAN, F_ESCAPE, F_NONASCII, INPUT, KEYS, KEYS_END, KIND, MAX_NODES, NEED_MORE, NEEDLE, NEEDLE_MAX, NODE_COUNT, OTHER, OUT, PAD, TABLE, TYPES } from './layout.ts';
+import { SCAN_WASM_BASE64 } from './scan-wasm.ts';
+
+export interface ScannerConfig {
+  /**
+   * The tracked keys, each as its path from the line's object, parents before their children and each
+   * node's descendants right after it (so a path's node is its index + 1). The first path names the
+   * record type.
+   */
+  paths: readonly (readonly string[])[];
+  /** The record types (values of the first path) whose clean lines come back as `clean`. */
+  fastTypes: readonly string[];
+  /** Pass over Claude Code's ignored heads (transcript-lines.ts) in the loop; `ignored` counts them. */
+  claudeHeads: boolean;
+}
+
+export interface ScanVisitor {
+  /** A clean line of `fastTypes[type]`: its values are readable through the scanner during the call. */
+  clean(type: number, line: Buffer): void;
+  /** Any other line, without its '\n' (nor a CRLF's '\r'). */
+  line(bytes: Buffer): void;
+  /** A line longer than maxLineBytes: its first headBytes bytes. */
+  oversize(head: Buffer): void;
+}
+
+export interface LineScanner {
+  /** readLinesFrom's contract (complete lines from `offset`; the offset reached), plus the heads passed over. */
+  readFile(path: string, offset: number, maxLineBytes: number, headBytes: number, visitor: ScanVisitor): { offset: number; ignored: number };
+  /** The kind of the node's value in the clean line (KIND), 0 when its key was absent. */
+  kind(node: number): number;
+  /** A node's value as JSON.parse gives it; an object or array as an empty one (untracked inside). */
+  value(node: number): unknown;
+  /** True when the bytes of the node's value hold `what` (2 to 256 bytes; the module keeps the last one asked for). */
+  holds(node: number, what: Buffer): boolean;
+  /** True when the clean line spells a printable ASCII character as a \u escape (text it may hide). */
+  asciiEscape(): boolean;
+}
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  setChunk(len: number, max: number, mode: number): void;
+  next(): number;
+  consumed(): number;
+  start(): number;
+  end(): number;
+  typeOf(): number;
+  takeIgnored(): number;
+  sawAsciiEscape(): number;
+  holds(node: number, len: number): number;
+}
+
+let compiled: WebAssembly.Module | null | undefined;
+
+/** The module, compiled once per thread; null where WebAssembly is unavailable (node --jitless). */
+function scanModule(): WebAssembly.Module | null {
+  if (compiled === undefined) {
+    try {
+      compiled = typeof WebAssembly === 'object' ? new WebAssembly.Module(Buffer.from(SCAN_WASM_BASE64, 'base64')) : null;
+    } catch {
+      compiled = null;
+    }
+  }
+  return compiled;
+}
+
+/** A scanner for `config`, or null where WebAssembly is unavailable (callers then read as before). */
+export function createLineScanner(config: ScannerConfig): LineScanner | null {
+  const mod = scanModule();
+  if (!mod) return null;
+  const ex = new WebAssembly.Instance(mod, {}).exports as unknown as Exports;
+  const mem = Buffer.from(ex.memory.buffer);
+  const i32 = new Int32Array(ex.memory.buffer);
+  const capacity = mem.length - INPUT - PAD;
+  writeTables(mem, i32, config);
+  const mode = config.claudeHeads ? 1 : 0;
+  /** What the module's needle holds (`holds` writes it when asked for another). */
+  let needle: Buffer | null = null;
+
+  const span = (node: number): [number, number] => [INPUT + (i32[(OUT >> 2) + node * 4 + 1] as number), INPUT + (i32[(OUT >> 2) + node * 4 + 2] as number)];
+  const kind = (node: number): number => i32[(OUT >> 2) + node * 4] as number;
+
+  function value(node: number): unknown {
+    const [from, to] = span(node);
+    switch (kind(node)) {
+      case KIND.string: {
+        const flags = i32[(OUT >> 2) + node * 4 + 3] as number;
+        if (flags & F_ESCAPE) return JSON.parse(utf8Text(mem, from, to)) as string;
+        return flags & F_NONASCII ? utf8Text(mem, from + 1, to - 1) : latin1Text(mem, from + 1, to - 1);
+      }
+      case KIND.number:
+        return Number(latin1Text(mem, from, to));
+      case KIND.true:
+        return true;
+      case KIND.false:
+        return false;
+      case KIND.null:
+        return null;
+      case KIND.object:
+        return {};
+      case KIND.array:
+        return [];
+      default:
+        return undefined;
+    }
+  }
+
+  function readFile(path: string, offset: number, maxLineBytes: number, headBytes: number, visitor: ScanVisitor): { offset: number; ignored: number } {
+    const { fd, stats } = openRegularFile(path);
+    let reached = offset;
+    let ignored = 0;
+    try {
+      const size = stats.size;
+      let pos = offset;
+      /** File offset of the chunk's first byte; the chunk's first `filled` bytes are an unfinished line. */
+      let base = offset;
+      let filled = 0;
+      while (pos < size) {
+        if (filled === capacity) {
+          // A line longer than the chunk: the JavaScript reader takes it and the rest of the file.
+          const rest = readLinesFrom(path, base, { line: visitor.line, oversize: visitor.oversize }, { maxLineBytes, headBytes });
+          return { offset: rest.offset, ignored };
+        }
+        const n = readSync(fd, mem, INPUT + filled, Math.min(capacity - filled, size - pos), pos);
+        if (n <= 0) break; // truncated under us: stop at what was consumed
+        pos += n;
+        const len = filled + n;
+        ex.setChunk(len, Math.min(maxLineBytes, 0x7fffffff), mode);
+        for (let r = ex.next(); r !== NEED_MORE; r = ex.next()) {
+          const from = INPUT + ex.start();
+          const to = INPUT + ex.end();
+          if (r === CLEAN) visitor.clean(ex.typeOf(), mem.subarray(from, to));
+          else if (r === OTHER) visitor.line(mem.subarray(from, to));
+          else visitor.oversize(mem.subarray(from, Math.min(from + headBytes, INPUT + len)));
+        }
+        const used = ex.consumed();
+        ignored += ex.takeIgnored();
+        reached = base + used;
+        filled = len - used;
+        if (used > 0 && filled > 0) mem.copyWithin(INPUT, INPUT + used, INPUT + len);
+        base = pos - filled;
+      }
+      return { offset: reached, ignored };
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  return {
+    readFile,
+    kind,
+    value,
+    holds(node, what) {
+      if (what.length < 2 || what.length > NEEDLE_MAX) throw new Error('line scanner: holds() looks for 2 to 256 bytes');
+      if (what !== needle) {
+        what.copy(mem, NEEDLE);
+        needle = what;
+      }
+      return ex.holds(node, what.length) === 1;
+    },
+    asciiEscape: () => ex.sawAsciiEscape() === 1,
+  };
+}
+
+/** Writes the tracked-key tree and the fast types into the module's tables. */
+function writeTables(mem: Buffer, i32: Int32Array, config: ScannerConfig): void {
+  const nodes = config.paths.length + 1;
+  if (nodes > MAX_NODES) throw new Error(`line scanner: at most ${MAX_NODES - 1} tracked paths`);
+  const parents = config.paths.map((p) => (p.length === 1 ? 0 : config.paths.findIndex((q) => q.length === p.length - 1 && q.every((k, i) => k === p[i])) + 1));
+  parents.forEach((parent, i) => {
+    // Preorder: a node's parent comes before it, and nothing between them lies outside the parent.
+    if (parent < 0 || parent > i) throw new Error(`line scanner: the parent of ${config.paths[i]?.join('.')} must come before it`);
+  });
+  const last = Array.from({ length: nodes }, (_, n) => n);
+  for (let n = nodes - 1; n >= 1; n--) {
+    const parent = parents[n - 1] as number;
+    last[parent] = Math.max(last[parent] as number, last[n] as number);
+  }
+  let at = KEYS;
+  const put = (text: string): [number, number] => {
+    const b = Buffer.from(text);
+    if (at + b.length > KEYS_END) throw new Error('line scanner: the keys and types do not fit their table');
+    b.copy(mem, at);
+    at += b.length;
+    return [at - b.length, b.length];
+  };
+  i32[NODE_COUNT >> 2] = nodes;
+  const row = (n: number, parent: number, key: [number, number]): void => {
+    i32.set([parent, key[0], key[1], last[n] as number], (TABLE >> 2) + n * 4);
+  };
+  row(0, -1, [0, 0]);
+  config.paths.forEach((p, i) => row(i + 1, parents[i] as number, put(p[p.length - 1] as string)));
+  i32[TYPES >> 2] = config.fastTypes.length;
+  config.fastTypes.forEach((t, i) => i32.set(put(t), (TYPES >> 2) + 1 + i * 2));
+  // A subtree must be contiguous for the module to clear it: check that every node up to `last` descends from it.
+  for (let n = 1; n < nodes; n++) {
+    for (let d = n + 1; d <= (last[n] as number); d++) {
+      let up = parents[d - 1] as number;
+      while (up > n) up = parents[up - 1] as number;
+      if (up !== n) throw new Error(`line scanner: ${config.paths[d - 1]?.join('.')} lies inside ${config.paths[n - 1]?.join('.')}'s subtree`);
+    }
+  }
+}

@@ -20,6 +20,8 @@ import type { Json } from './record-fields.ts';
 import { applyRecord } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import type { UsageSink } from './usage-records.ts';
+import { foldTranscriptFileFast } from './transcript-fast.ts';
+import type { LineFolds } from './transcript-fast.ts';
 
 /** What folding lines counts (the reader's own counters, summed by the scan). */
 export interface LineCounts {
@@ -188,14 +190,22 @@ export function foldTranscriptLine(s: TranscriptSummary, line: Buffer, counts: L
  */
 export function foldTranscriptFile(path: string, from: number, s: TranscriptSummary, maxLineBytes: number, sink?: UsageSink, messages?: MessageCollector): LineCounts & { offset: number } {
   const counts: LineCounts = { linesParsed: 0, linesSkipped: 0, linesIgnored: 0 };
+  // A summary alone (the cold index's first pass): the line loop in WebAssembly, where it is available.
+  const fast = sink || messages || maxLineBytes < HEAD_BYTES ? undefined : foldTranscriptFileFast(path, from, s, maxLineBytes, HEAD_BYTES, counts, LINE_FOLDS);
+  if (fast !== undefined) return { offset: fast, ...counts };
   const r = readLinesFrom(path, from, {
     line: (bytes) => foldTranscriptLine(s, bytes, counts, sink, messages),
-    oversize(head) {
-      if (isIgnoredLine(head)) {
-        counts.linesIgnored++;
-        s.records++;
-      } else counts.linesSkipped++;
-    },
+    oversize: (head) => foldOversizeHead(s, head, counts),
   }, { maxLineBytes, headBytes: HEAD_BYTES });
   return { offset: r.offset, ...counts };
 }
+
+/** A line longer than the limit, by its head: a record Muster never shows is counted as one, anything else skipped. */
+function foldOversizeHead(s: TranscriptSummary, head: Buffer, counts: LineCounts): void {
+  if (isIgnoredLine(head)) {
+    counts.linesIgnored++;
+    s.records++;
+  } else counts.linesSkipped++;
+}
+
+const LINE_FOLDS: LineFolds = { line: (s, line, counts) => foldTranscriptLine(s, line, counts), oversize: foldOversizeHead };

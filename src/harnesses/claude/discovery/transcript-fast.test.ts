@@ -1,0 +1,134 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { assistantLine, metaLine, tempHome, toolResultLine, userLine } from './claude-fixtures.test-support.ts';
+import { createTranscriptSummary } from './transcript.ts';
+import type { TranscriptSummary } from './transcript.ts';
+import { foldTranscriptFile, foldTranscriptLine } from './transcript-lines.ts';
+import type { LineCounts } from './transcript-lines.ts';
+import { foldTranscriptFileFast } from './transcript-fast.ts';
+
+const MAX = 8 * 1024 * 1024;
+const big = (n: number): string => `\t"quoted" \\back\\slash ${'code(é);\n'.repeat(Math.ceil(n / 10))}`.slice(0, n);
+const discard = { sessionId: 'a', emit: () => undefined };
+
+function write(lines: (string | Buffer)[], ending = '\n'): string {
+  const file = path.join(tempHome(), 'a.jsonl');
+  fs.writeFileSync(file, Buffer.concat(lines.map((l) => Buffer.concat([typeof l === 'string' ? Buffer.from(l) : l, Buffer.from(ending)]))));
+  return file;
+}
+
+/**
+ * The first pass's fold (no sink, no messages: the WebAssembly loop) against the JavaScript fold of the
+ * same bytes (a sink sends it down the line-by-line path), from `from` on a summary folded up to there.
+ */
+function assertSame(file: string, from = 0, maxLine = MAX): void {
+  const before = createTranscriptSummary();
+  if (from > 0) foldTranscriptFile(file, 0, before, maxLine, discard); // the summary an index entry would hold
+  const fast = structuredClone(before);
+  const js = structuredClone(before);
+  const a = foldTranscriptFile(file, from, fast, maxLine);
+  const b = foldTranscriptFile(file, from, js, maxLine, discard);
+  assert.deepEqual(fast, js);
+  assert.deepEqual(a, b, 'the same offset and counts');
+}
+
+/** How many lines the WebAssembly loop gave back to the line-by-line fold, of `total`. */
+function handedBack(file: string): { back: number; summary: TranscriptSummary } {
+  const s = createTranscriptSummary();
+  const counts: LineCounts = { linesParsed: 0, linesSkipped: 0, linesIgnored: 0 };
+  let back = 0;
+  const r = foldTranscriptFileFast(file, 0, s, MAX, 512, counts, {
+    line: (sum, line, c) => {
+      back++;
+      foldTranscriptLine(sum, line, c);
+    },
+    oversize: () => assert.fail('no line is over the limit'),
+  });
+  assert.notEqual(r, undefined, 'WebAssembly is available in Node');
+  return { back, summary: s };
+}
+
+test('most lines are folded from the WebAssembly loop: a user record only once the first prompt is known', () => {
+  const file = write([
+    toolResultLine(big(3000)), // before any prompt: read whole
+    userLine('fix the build'),
+    toolResultLine(big(3000)),
+    assistantLine({ id: 'msg_1', requestId: 'req_1' }),
+    assistantLine({ id: 'msg_1', requestId: 'req_1', output: 50 }),
+    JSON.stringify({ parentUuid: 'a', isSidechain: false, type: 'system', subtype: 'x', timestamp: '2026-11-30T07:00:00.000Z', cwd: '/w', sessionId: 's' }),
+    metaLine('cost-state', { totalCostUSD: 0.5, startTime: 1 }), // not a fast type
+    JSON.stringify({ type: 'api-request', body: big(2000) }), // passed over by its head
+  ]);
+  const { back, summary } = handedBack(file);
+  assert.equal(back, 3, 'the two user records before and at the first prompt, and the cost record');
+  assert.equal(summary.records, 8);
+  assertSame(file);
+});
+
+test('the first pass folds what the JavaScript fold folds: tokens, repeats, cost, times, cwd, branch, titles, PR links', () => {
+  const long = big(300_000);
+  const link = 'https://github.com/acme/app/pull/42';
+  const file = write([
+    userLine('fix the build', { ts: '2026-11-30T06:52:53.501Z' }),
+    toolResultLine(long, { ts: '2026-11-30T06:53:04.614Z', cwd: '/home/dev/other', branch: 'feature/x' }),
+    assistantLine({ id: 'msg_1', input: 3000, output: 20, cacheRead: 12000, ts: '2026-11-30T06:53:05.000Z', requestId: 'req_1' }),
+    assistantLine({ id: 'msg_1', input: 3000, output: 70, cacheRead: 12000, ts: '2026-11-30T06:53:05.500Z', requestId: 'req_1', content: 'tool_use' }),
+    assistantLine({ id: 'msg_2', model: '<synthetic>', output: 5 }),
+    assistantLine({ id: 'msg_3', model: 'claude-opus-4-1', requestSessionId: 'parent-session', cwd: '', branch: '' }),
+    metaLine('cost-state', { totalCostUSD: 0.5, startTime: 1 }),
+    toolResultLine(`created ${link} ${long}`), // a link in a tool result: read whole
+    toolResultLine(`see ${link.replace('42', '43')}`).replace('github.com', 'github\\u002ecom'), // spelt with an escape
+    JSON.stringify({ ...JSON.parse(toolResultLine('x')), toolUseResult: { stdout: link.replace('42', '44') } }), // only in the copy
+    toolResultLine(big(5000), { ts: '2026-11-30T07:01:00Z' }), // not canonical
+    toolResultLine(big(5000), { ts: '2026-02-30T07:01:00.000Z' }),
+    metaLine('custom-title', { customTitle: 'title' }),
+    metaLine('last-prompt', { lastPrompt: 'last' }),
+    JSON.stringify({ type: 'pr-link', prUrl: link.replace('42', '45') }),
+  ]);
+  assertSame(file);
+  const s = createTranscriptSummary();
+  foldTranscriptFile(file, 0, s, MAX);
+  assert.deepEqual(s.prLinks, [link, link.replace('42', '43'), link.replace('42', '45')]);
+  assert.equal(s.copiedFrom, 'parent-session');
+});
+
+test('odd records fold as the JavaScript fold folds them', () => {
+  const a = JSON.parse(assistantLine({ id: 'msg_9', input: 7, output: 3 })) as Record<string, unknown>;
+  const message = a.message as Record<string, unknown>;
+  const lines = [
+    userLine('go'),
+    JSON.stringify({ ...a, message: { ...message, usage: { input_tokens: 1.5e3, output_tokens: -2, cache_read_input_tokens: '9', cache_creation_input_tokens: null } } }),
+    JSON.stringify({ ...a, message: [message] }), // not an object
+    JSON.stringify({ ...a, message: { ...message, usage: [1, 2] } }),
+    JSON.stringify({ ...a, message: { ...message, id: 7, model: null } }),
+    `{"type":"assistant","message":{"id":"m","usage":{"input_tokens":5}},"message":{"model":"m2"},"timestamp":"2026-11-30T08:00:00.000Z"}`, // the last message wins
+    `{"type":"assistant","t\\u0079pe":"user","message":{"id":"m3","usage":{"input_tokens":5}}}`, // a key spelt with an escape
+    JSON.stringify({ ...a, sessionId: '', cwd: 5, gitBranch: { name: 'x' }, timestamp: 17 }),
+    JSON.stringify({ ...a, sessionId: 'caf\u00e9 "q"', cwd: '/h\u00e9/\\x', requestId: 'r\u0001' }),
+    JSON.stringify({ ...a, type: 'system' }).replace('{', '{"type":"user",'), // a repeated type: the last one
+    '{"type":"assistant"', // torn
+    Buffer.concat([Buffer.from(userLine('x').slice(0, 40)), Buffer.from([0xff]), Buffer.from(userLine('x').slice(40))]),
+    Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(assistantLine({ id: 'msg_bom' }))]),
+    `   ${assistantLine({ id: 'msg_ws' })}  `,
+    '',
+    '   ',
+    JSON.stringify({ parentUuid: 'u', isSidechain: true, attachment: { content: big(3000) }, type: 'attachment' }),
+    JSON.stringify({ note: 'no type' }),
+  ];
+  assertSame(write(lines));
+  assertSame(write(lines, '\r\n'));
+});
+
+test('a resumed read, a final line without its newline, oversize lines and lines longer than the chunk fold alike', () => {
+  const huge = toolResultLine('z'.repeat(5 * 1024 * 1024), { ts: '2026-11-30T09:00:00.000Z' });
+  const lines = [userLine('start'), assistantLine({ id: 'm1' }), toolResultLine(big(3000)), huge, assistantLine({ id: 'm2', output: 99 }), JSON.stringify({ type: 'api-request-blob', blob: big(9000) })];
+  const file = write(lines);
+  fs.appendFileSync(file, assistantLine({ id: 'unfinished' }));
+  const text = fs.readFileSync(file, 'latin1');
+  for (const from of [0, text.indexOf('{', 1), text.indexOf(huge.slice(0, 30)), text.length]) {
+    assertSame(file, from);
+    assertSame(file, from, 2048); // lines over 2 KiB are oversize: an ignored head still counts
+  }
+});

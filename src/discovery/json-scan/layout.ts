@@ -1,5 +1,5 @@
 /**
- * The memory the line scanner's WebAssembly module shares with its host, as assembly/scan.ts lays it
+ * The memory the line scanner's WebAssembly module shares with its host, as assembly/layout.ts lays it
  * out (byte offsets; the two must change together). The module's memory is 66 pages and never grows, so
  * views made once stay valid.
  */
@@ -16,6 +16,10 @@ export const TYPES = 6144;
 export const OUT = 8192;
 /** Most nodes the tables hold. */
 export const MAX_NODES = 64;
+/** A line's spans the host reads (Codex's token lines and tool outputs), 4 × i32 relative to INPUT. */
+export const SPANS = 32768;
+/** The latest time of the Codex lines passed over: i32 length (-1: none), then its bytes. */
+export const MAXTS = 36864;
 /** The bytes `holds` looks for, written by the host before it asks (at most NEEDLE_MAX). */
 export const NEEDLE = 45056;
 export const NEEDLE_MAX = 256;
@@ -31,6 +35,8 @@ export const NEED_MORE = 0;
 export const CLEAN = 1;
 export const OTHER = 2;
 export const OVERSIZE = 3;
+export const TOKEN = 4;
+export const CLOSED = 5;
 
 /** Value kinds (OUT's first field; 0: the key was not in the line). */
 export const KIND = { string: 1, number: 2, true: 3, false: 4, null: 5, object: 6, array: 7 } as const;

@@ -14,7 +14,7 @@ const PATHS = [['type'], ['n'], ['s'], ['o'], ['o', 'x'], ['o', 'y'], ['o', 'y',
 const TYPES = ['a', 'b'];
 
 function scanner(claudeHeads = false): LineScanner {
-  const sc = createLineScanner({ paths: PATHS, fastTypes: TYPES, claudeHeads });
+  const sc = createLineScanner({ paths: PATHS, fastTypes: TYPES, heads: claudeHeads ? 'claude' : 'none' });
   assert.ok(sc, 'WebAssembly is available in Node');
   return sc;
 }
@@ -169,9 +169,11 @@ test('the loop hands over the lines readLinesFrom hands over: CRLF, blanks, no f
 });
 
 test('the layout the host writes is the one the AssemblyScript source reads', () => {
-  const source = fs.readFileSync(new URL('./assembly/scan.ts', import.meta.url), 'utf8');
-  const constant = (name: string): number => Number(new RegExp(`const ${name}: usize = (\\d+);`).exec(source)?.[1]);
-  for (const name of ['NODE_COUNT', 'TABLE', 'TYPES', 'OUT', 'INPUT', 'NEEDLE'] as const) assert.equal(constant(name), layout[name], name);
+  const source = fs.readFileSync(new URL('./assembly/layout.ts', import.meta.url), 'utf8');
+  const constant = (name: string): number => Number(new RegExp(`export const ${name}: usize = (\\d+);`).exec(source)?.[1]);
+  for (const name of ['NODE_COUNT', 'TABLE', 'TYPES', 'OUT', 'SPANS', 'MAXTS', 'NEEDLE', 'INPUT'] as const) assert.equal(constant(name), layout[name], name);
+  const scan = fs.readFileSync(new URL('./assembly/scan.ts', import.meta.url), 'utf8');
+  for (const name of ['NEED_MORE', 'CLEAN', 'OTHER', 'OVERSIZE', 'TOKEN', 'CLOSED'] as const) assert.equal(Number(new RegExp(`const ${name}: i32 = (\\d+);`).exec(scan)?.[1]), layout[name], name);
   assert.ok(layout.OUT + layout.MAX_NODES * 16 <= 16384 && layout.NEEDLE + layout.NEEDLE_MAX <= layout.MODULE_DATA);
 });
 

@@ -10,7 +10,7 @@
 import { closeSync, readSync } from 'node:fs';
 import { latin1Text, readLinesFrom, utf8Text } from '../jsonl/index.ts';
 import { openRegularFile } from '../regular-file/index.ts';
-import { CLEAN, F_ESCAPE, F_NONASCII, INPUT, KEYS, KEYS_END, KIND, MAX_NODES, NEED_MORE, NEEDLE, NEEDLE_MAX, NODE_COUNT, OTHER, OUT, PAD, TABLE, TYPES } from './layout.ts';
+import { CLEAN, CLOSED, F_ESCAPE, F_NONASCII, INPUT, KEYS, KEYS_END, KIND, MAX_NODES, NEED_MORE, NEEDLE, NEEDLE_MAX, NODE_COUNT, MAXTS, OTHER, OUT, PAD, SPANS, TABLE, TOKEN, TYPES } from './layout.ts';
 import { SCAN_WASM_BASE64 } from './scan-wasm.ts';
 
 export interface ScannerConfig {
@@ -22,8 +22,12 @@ export interface ScannerConfig {
   paths: readonly (readonly string[])[];
   /** The record types (values of the first path) whose clean lines come back as `clean`. */
   fastTypes: readonly string[];
-  /** Pass over Claude Code's ignored heads (transcript-lines.ts) in the loop; `ignored` counts them. */
-  claudeHeads: boolean;
+  /**
+   * The heads the loop passes over (`ignored` counts them): Claude Code's records Muster never shows
+   * (transcript-lines.ts); Codex's (rollout-lines.ts), whose token lines and tool outputs also come back
+   * as `token` and `closed`.
+   */
+  heads: 'none' | 'claude' | 'codex';
 }
 
 export interface ScanVisitor {
@@ -33,11 +37,30 @@ export interface ScanVisitor {
   line(bytes: Buffer): void;
   /** A line longer than maxLineBytes: its first headBytes bytes. */
   oversize(head: Buffer): void;
+  /**
+   * Codex: a token line in the layout Codex writes (token-lines.ts), with its running total's object at
+   * [totalFrom, totalTo) of the line and its head's time at [tsFrom, tsTo) (-1 when it has none).
+   */
+  token?(line: Buffer, totalFrom: number, totalTo: number, tsFrom: number, tsTo: number): void;
+  /** Codex: a tool output passed over by its head, closing the call whose id is [from, to) of the line. */
+  closed?(line: Buffer, from: number, to: number): void;
+}
+
+/** What a read reached: the offset after its last complete line, the lines passed over, and (Codex) their latest time. */
+export interface ScanResult {
+  offset: number;
+  ignored: number;
+  /** The latest of the times in the heads of the Codex lines passed over (as the summary compares them), or null. */
+  latest: string | null;
 }
 
 export interface LineScanner {
   /** readLinesFrom's contract (complete lines from `offset`; the offset reached), plus the heads passed over. */
-  readFile(path: string, offset: number, maxLineBytes: number, headBytes: number, visitor: ScanVisitor): { offset: number; ignored: number };
+  readFile(path: string, offset: number, maxLineBytes: number, headBytes: number, visitor: ScanVisitor): ScanResult;
+  /** What the heads depend on that the host knows (bit 0: Codex's first prompt is read); kept until changed. */
+  setFlags(flags: number): void;
+  /** The clean line's tracked values as JSON.parse gives them, in objects shaped as the tracked keys. */
+  record(): Record<string, unknown>;
   /** The kind of the node's value in the clean line (KIND), 0 when its key was absent. */
   kind(node: number): number;
   /** A node's value as JSON.parse gives it; an object or array as an empty one (untracked inside). */
@@ -59,6 +82,8 @@ interface Exports {
   takeIgnored(): number;
   sawAsciiEscape(): number;
   holds(node: number, len: number): number;
+  setFlags(flags: number): void;
+  resetTime(): void;
 }
 
 let compiled: WebAssembly.Module | null | undefined;
@@ -84,7 +109,9 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
   const i32 = new Int32Array(ex.memory.buffer);
   const capacity = mem.length - INPUT - PAD;
   writeTables(mem, i32, config);
-  const mode = config.claudeHeads ? 1 : 0;
+  const mode = config.heads === 'claude' ? 1 : config.heads === 'codex' ? 2 : 0;
+  /** Each node's tracked children, as [node, key]. */
+  const children = childrenOf(config.paths);
   /** What the module's needle holds (`holds` writes it when asked for another). */
   let needle: Buffer | null = null;
 
@@ -116,10 +143,17 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
     }
   }
 
-  function readFile(path: string, offset: number, maxLineBytes: number, headBytes: number, visitor: ScanVisitor): { offset: number; ignored: number } {
+  /** The latest time the module kept, as a string (ASCII: it keeps no other), or null. */
+  function latest(): string | null {
+    const n = i32[MAXTS >> 2] as number;
+    return n < 0 ? null : latin1Text(mem, MAXTS + 4, MAXTS + 4 + n);
+  }
+
+  function readFile(path: string, offset: number, maxLineBytes: number, headBytes: number, visitor: ScanVisitor): ScanResult {
     const { fd, stats } = openRegularFile(path);
     let reached = offset;
     let ignored = 0;
+    ex.resetTime();
     try {
       const size = stats.size;
       let pos = offset;
@@ -130,7 +164,7 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
         if (filled === capacity) {
           // A line longer than the chunk: the JavaScript reader takes it and the rest of the file.
           const rest = readLinesFrom(path, base, { line: visitor.line, oversize: visitor.oversize }, { maxLineBytes, headBytes });
-          return { offset: rest.offset, ignored };
+          return { offset: rest.offset, ignored, latest: latest() };
         }
         const n = readSync(fd, mem, INPUT + filled, Math.min(capacity - filled, size - pos), pos);
         if (n <= 0) break; // truncated under us: stop at what was consumed
@@ -142,6 +176,8 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
           const to = INPUT + ex.end();
           if (r === CLEAN) visitor.clean(ex.typeOf(), mem.subarray(from, to));
           else if (r === OTHER) visitor.line(mem.subarray(from, to));
+          else if (r === TOKEN) tokenLine(visitor, from, to);
+          else if (r === CLOSED) closedLine(visitor, from, to);
           else visitor.oversize(mem.subarray(from, Math.min(from + headBytes, INPUT + len)));
         }
         const used = ex.consumed();
@@ -151,14 +187,43 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
         if (used > 0 && filled > 0) mem.copyWithin(INPUT, INPUT + used, INPUT + len);
         base = pos - filled;
       }
-      return { offset: reached, ignored };
+      return { offset: reached, ignored, latest: latest() };
     } finally {
       closeSync(fd);
     }
   }
 
+  /** SPANS[i], relative to the line that starts at `from` (-1 stays -1). */
+  const spanAt = (i: number, from: number): number => {
+    const v = i32[(SPANS >> 2) + i] as number;
+    return v < 0 ? -1 : INPUT + v - from;
+  };
+
+  function tokenLine(visitor: ScanVisitor, from: number, to: number): void {
+    const line = mem.subarray(from, to);
+    if (visitor.token) visitor.token(line, spanAt(0, from), spanAt(1, from), spanAt(2, from), spanAt(3, from));
+    else visitor.line(line);
+  }
+
+  function closedLine(visitor: ScanVisitor, from: number, to: number): void {
+    const line = mem.subarray(from, to);
+    if (visitor.closed) visitor.closed(line, spanAt(0, from), spanAt(1, from));
+    else visitor.line(line);
+  }
+
+  function record(node = 0): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [child, key] of children[node] as [number, string][]) {
+      const k = kind(child);
+      if (k !== 0) out[key] = k === KIND.object ? record(child) : value(child);
+    }
+    return out;
+  }
+
   return {
     readFile,
+    setFlags: (flags) => ex.setFlags(flags),
+    record: () => record(0),
     kind,
     value,
     holds(node, what) {
@@ -171,6 +236,17 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
     },
     asciiEscape: () => ex.sawAsciiEscape() === 1,
   };
+}
+
+/** Each node's tracked children, as [node, key] (node i + 1 is path i). */
+function childrenOf(paths: readonly (readonly string[])[]): [number, string][][] {
+  const out: [number, string][][] = [[]];
+  paths.forEach((p, i) => {
+    out.push([]);
+    const parent = p.length === 1 ? 0 : paths.findIndex((q) => q.length === p.length - 1 && q.every((k, j) => k === p[j])) + 1;
+    out[parent]?.push([i + 1, p[p.length - 1] as string]);
+  });
+  return out;
 }
 
 /** Writes the tracked-key tree and the fast types into the module's tables. */

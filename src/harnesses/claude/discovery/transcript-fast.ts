@@ -6,23 +6,20 @@
  * applied as a parsed line would be; every other line is folded by `foldTranscriptLine`, as before. So
  * the summary and the counts are exactly a JavaScript fold's, with no JSON.parse for most lines.
  */
-import { createLineScanner, KIND } from '../../../discovery/json-scan/index.ts';
+import { createLineScanner } from '../../../discovery/json-scan/index.ts';
 import type { LineScanner, ScanVisitor } from '../../../discovery/json-scan/index.ts';
-import type { Json } from './record-fields.ts';
 import { applyRecord } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import type { LineCounts } from './transcript-lines.ts';
 
-/** The keys `applyRecord` reads from assistant, system and user records (the nodes below are their index + 1). */
+/** The keys `applyRecord` reads from assistant, system and user records (path i is node i + 1). */
 const PATHS = [
   ['type'], ['timestamp'], ['sessionId'], ['cwd'], ['gitBranch'], ['requestId'], ['requestSessionId'],
   ['message'], ['message', 'model'], ['message', 'id'],
   ['message', 'usage'], ['message', 'usage', 'input_tokens'], ['message', 'usage', 'output_tokens'],
   ['message', 'usage', 'cache_read_input_tokens'], ['message', 'usage', 'cache_creation_input_tokens'],
 ] as const;
-const TOP = ['timestamp', 'sessionId', 'cwd', 'gitBranch', 'requestId', 'requestSessionId'] as const;
 const MESSAGE = 8;
-const USAGE = 11;
 const TYPES = ['assistant', 'system', 'user'] as const;
 const USER = 2;
 /** What every github.com link's bytes hold (transcript-lines.ts: PR links are looked for in user records). */
@@ -37,29 +34,8 @@ export interface LineFolds {
 let scanner: LineScanner | null | undefined;
 
 function theScanner(): LineScanner | null {
-  if (scanner === undefined) scanner = createLineScanner({ paths: PATHS, fastTypes: TYPES, claudeHeads: true });
+  if (scanner === undefined) scanner = createLineScanner({ paths: PATHS, fastTypes: TYPES, heads: 'claude' });
   return scanner;
-}
-
-/** The clean line's record: its type and the tracked fields it holds, as JSON.parse gives them. */
-function recordOf(sc: LineScanner, type: string): Json {
-  const record: Json = { type };
-  TOP.forEach((key, i) => {
-    if (sc.kind(i + 2) !== 0) record[key] = sc.value(i + 2);
-  });
-  const kind = sc.kind(MESSAGE);
-  if (kind === KIND.object) {
-    const message: Json = {};
-    if (sc.kind(MESSAGE + 1) !== 0) message.model = sc.value(MESSAGE + 1);
-    if (sc.kind(MESSAGE + 2) !== 0) message.id = sc.value(MESSAGE + 2);
-    if (sc.kind(USAGE) === KIND.object) {
-      const usage: Json = {};
-      for (let n = USAGE + 1; n <= USAGE + 4; n++) if (sc.kind(n) !== 0) usage[PATHS[n - 1]?.[2] as string] = sc.value(n);
-      message.usage = usage;
-    } else if (sc.kind(USAGE) !== 0) message.usage = sc.value(USAGE);
-    record.message = message;
-  } else if (kind !== 0) record.message = sc.value(MESSAGE);
-  return record;
 }
 
 /**
@@ -74,7 +50,7 @@ export function foldTranscriptFileFast(path: string, from: number, s: Transcript
       // A user record is read whole while the first prompt is unknown, or when its message may hold a link.
       if (type === USER && (s.firstPrompt === null || sc.asciiEscape() || sc.holds(MESSAGE, GITHUB))) return folds.line(s, line, counts);
       counts.linesParsed++;
-      applyRecord(s, recordOf(sc, TYPES[type] as string));
+      applyRecord(s, sc.record());
     },
     line: (bytes) => folds.line(s, bytes, counts),
     oversize: (head) => folds.oversize(s, head, counts),

@@ -16,6 +16,8 @@ import { readTokenLine } from './token-lines.ts';
 import { rolloutMessagesOf } from './rollout-messages.ts';
 import type { RolloutSummary } from './rollout.ts';
 import type { UsageSink } from './usage-records.ts';
+import { foldRolloutFileFast } from './rollout-fast.ts';
+import type { RolloutLineFolds } from './rollout-fast.ts';
 
 export interface LineCounts {
   linesParsed: number;
@@ -207,14 +209,22 @@ export function foldRolloutLine(s: RolloutSummary, line: Buffer, counts: LineCou
  */
 export function foldRolloutFile(path: string, from: number, s: RolloutSummary, maxLineBytes: number, sink?: UsageSink, messages?: TranscriptMessage[]): LineCounts & { offset: number } {
   const counts: LineCounts = { linesParsed: 0, linesSkipped: 0, linesIgnored: 0 };
+  // A summary alone (the cold index's first pass): the line loop in WebAssembly, where it is available.
+  const fast = sink || messages || maxLineBytes < HEAD_BYTES ? undefined : foldRolloutFileFast(path, from, s, maxLineBytes, HEAD_BYTES, counts, LINE_FOLDS);
+  if (fast !== undefined) return { offset: fast, ...counts };
   const r = readLinesFrom(path, from, {
     line: (bytes) => foldRolloutLine(s, bytes, counts, sink, messages),
-    oversize(head) {
-      if (!isBlank(head) && ignoreRolloutLine(s, head)) {
-        counts.linesIgnored++;
-        s.records++;
-      } else counts.linesSkipped++;
-    },
+    oversize: (head) => foldOversizeHead(s, head, counts),
   }, { maxLineBytes, headBytes: HEAD_BYTES });
   return { offset: r.offset, ...counts };
 }
+
+/** A line longer than the limit, by its head: a record Muster never shows is counted as one, anything else skipped. */
+function foldOversizeHead(s: RolloutSummary, head: Buffer, counts: LineCounts): void {
+  if (!isBlank(head) && ignoreRolloutLine(s, head)) {
+    counts.linesIgnored++;
+    s.records++;
+  } else counts.linesSkipped++;
+}
+
+const LINE_FOLDS: RolloutLineFolds = { line: (s, line, counts) => foldRolloutLine(s, line, counts), oversize: foldOversizeHead };

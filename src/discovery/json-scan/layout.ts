@@ -1,7 +1,7 @@
 /**
  * The memory the line scanner's WebAssembly module shares with its host, as assembly/layout.ts lays it
- * out (byte offsets; the two must change together). The module's memory is 66 pages and never grows, so
- * views made once stay valid.
+ * out (byte offsets; the two must change together). The module's memory is 17 pages (a chunk of 1 MiB)
+ * and never grows, so views made once stay valid.
  */
 /** i32: how many nodes are tracked (node 0 is the line's object). */
 export const NODE_COUNT = 1024;

@@ -158,7 +158,7 @@ function bothReaders(file: string, from: number, maxLine: number, claudeHeads: b
 }
 
 test('the loop hands over the lines readLinesFrom hands over: CRLF, blanks, no final newline, offsets, oversize, lines past the chunk', () => {
-  const long = `{"type":"a","s":"${'x'.repeat(5 * 1024 * 1024)}"}`; // longer than the 4 MiB chunk
+  const long = `{"type":"a","s":"${'x'.repeat(2 * 1024 * 1024)}"}`; // longer than the 1 MiB chunk
   const text = ['{"type":"a"}\r', '', '  \t', '{"type":"mode","m":1}', '{"type":"b","s":"crlf"}\r', 'not json', '{"type":"a","s":"' + 'y'.repeat(3000) + '"}', long, '{"type":"a","n":2}', '{"type":"a","n":3}'].join('\n') + '\n{"type":"a","n":"unfinished"';
   const file = tempFile(text);
   for (const claudeHeads of [false, true]) {
@@ -192,4 +192,25 @@ test('holds finds bytes in a value, anywhere in it, and nowhere else', () => {
     oversize: () => assert.fail('none oversize'),
   });
   assert.deepEqual(found, [[true, false, true], [true, false, false], [false, false, false]]);
+});
+
+test('scanners of one thread share the module: each read has its own tables; a read inside a read is refused', () => {
+  const a = scanner();
+  const b = createLineScanner({ paths: [['kind'], ['v']], fastTypes: ['k'], heads: 'none' });
+  assert.ok(b);
+  const fileA = tempFile('{"type":"a","n":1,"v":9}\n');
+  const fileB = tempFile('{"kind":"k","v":2,"n":9}\n');
+  const seen: unknown[] = [];
+  for (let round = 0; round < 2; round++) {
+    a.readFile(fileA, 0, 1 << 20, 512, { clean: () => void seen.push(a.record()), line: () => assert.fail('clean'), oversize: () => assert.fail('small') });
+    b.readFile(fileB, 0, 1 << 20, 512, { clean: () => void seen.push(b.record()), line: () => assert.fail('clean'), oversize: () => assert.fail('small') });
+  }
+  assert.deepEqual([...seen], [{ type: 'a', n: 1 }, { kind: 'k', v: 2 }, { type: 'a', n: 1 }, { kind: 'k', v: 2 }]);
+  assert.throws(() => a.readFile(fileA, 0, 1 << 20, 512, {
+    clean: () => b.readFile(fileB, 0, 1 << 20, 512, { clean: () => undefined, line: () => undefined, oversize: () => undefined }),
+    line: () => undefined,
+    oversize: () => undefined,
+  }), /inside another read/);
+  a.readFile(fileA, 0, 1 << 20, 512, { clean: () => void seen.push(a.record()), line: () => assert.fail('clean'), oversize: () => assert.fail('small') });
+  assert.deepEqual(seen.at(-1), { type: 'a', n: 1 }, 'usable again after the refused read');
 });

@@ -86,34 +86,49 @@ interface Exports {
   resetTime(): void;
 }
 
-let compiled: WebAssembly.Module | null | undefined;
+/** The module's one instance in this thread: its memory (a chunk of 1 MiB) is shared by every scanner of the thread. */
+interface Engine {
+  ex: Exports;
+  mem: Buffer;
+  i32: Int32Array;
+  /** The config whose tables the module holds. */
+  tables: ScannerConfig | null;
+  /** What the module's needle holds (`holds` writes it when asked for another). */
+  needle: Buffer | null;
+  /** A read is under way (reads do not nest: the folds are synchronous and read one file at a time). */
+  busy: boolean;
+}
 
-/** The module, compiled once per thread; null where WebAssembly is unavailable (node --jitless). */
-function scanModule(): WebAssembly.Module | null {
-  if (compiled === undefined) {
+let engine: Engine | null | undefined;
+
+/** The module, compiled and instantiated once per thread; null where WebAssembly is unavailable (node --jitless). */
+function theEngine(): Engine | null {
+  if (engine === undefined) {
     try {
-      compiled = typeof WebAssembly === 'object' ? new WebAssembly.Module(Buffer.from(SCAN_WASM_BASE64, 'base64')) : null;
+      if (typeof WebAssembly !== 'object') engine = null;
+      else {
+        const ex = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(SCAN_WASM_BASE64, 'base64')), {}).exports as unknown as Exports;
+        engine = { ex, mem: Buffer.from(ex.memory.buffer), i32: new Int32Array(ex.memory.buffer), tables: null, needle: null, busy: false };
+      }
     } catch {
-      compiled = null;
+      engine = null;
     }
   }
-  return compiled;
+  return engine;
 }
 
 /** A scanner for `config`, or null where WebAssembly is unavailable (callers then read as before). */
 export function createLineScanner(config: ScannerConfig): LineScanner | null {
-  const mod = scanModule();
-  if (!mod) return null;
-  const ex = new WebAssembly.Instance(mod, {}).exports as unknown as Exports;
-  const mem = Buffer.from(ex.memory.buffer);
-  const i32 = new Int32Array(ex.memory.buffer);
+  const found = theEngine();
+  if (!found) return null;
+  const en: Engine = found;
+  const { ex, mem, i32 } = en;
   const capacity = mem.length - INPUT - PAD;
-  writeTables(mem, i32, config);
+  writeTables(mem, i32, config); // checks the config at once
+  en.tables = config;
   const mode = config.heads === 'claude' ? 1 : config.heads === 'codex' ? 2 : 0;
   /** Each node's tracked children, as [node, key]. */
   const children = childrenOf(config.paths);
-  /** What the module's needle holds (`holds` writes it when asked for another). */
-  let needle: Buffer | null = null;
 
   const span = (node: number): [number, number] => [INPUT + (i32[(OUT >> 2) + node * 4 + 1] as number), INPUT + (i32[(OUT >> 2) + node * 4 + 2] as number)];
   const kind = (node: number): number => i32[(OUT >> 2) + node * 4] as number;
@@ -150,7 +165,13 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
   }
 
   function readFile(path: string, offset: number, maxLineBytes: number, headBytes: number, visitor: ScanVisitor): ScanResult {
+    if (en.busy) throw new Error('line scanner: a read inside another read');
     const { fd, stats } = openRegularFile(path);
+    en.busy = true;
+    if (en.tables !== config) {
+      writeTables(mem, i32, config);
+      en.tables = config;
+    }
     let reached = offset;
     let ignored = 0;
     ex.resetTime();
@@ -189,6 +210,7 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
       }
       return { offset: reached, ignored, latest: latest() };
     } finally {
+      en.busy = false;
       closeSync(fd);
     }
   }
@@ -228,9 +250,9 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
     value,
     holds(node, what) {
       if (what.length < 2 || what.length > NEEDLE_MAX) throw new Error('line scanner: holds() looks for 2 to 256 bytes');
-      if (what !== needle) {
+      if (what !== en.needle) {
         what.copy(mem, NEEDLE);
-        needle = what;
+        en.needle = what;
       }
       return ex.holds(node, what.length) === 1;
     },

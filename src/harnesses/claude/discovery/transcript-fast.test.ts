@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { assistantLine, metaLine, tempHome, toolResultLine, userLine } from './claude-fixtures.test-support.ts';
@@ -131,4 +132,20 @@ test('a resumed read, a final line without its newline, oversize lines and lines
     assertSame(file, from);
     assertSame(file, from, 2048); // lines over 2 KiB are oversize: an ignored head still counts
   }
+});
+
+test('without WebAssembly (node --jitless) the JavaScript fold reads everything, to the same summary', () => {
+  const file = write([userLine('go'), assistantLine({ id: 'm1', output: 12 }), toolResultLine(big(3000)), JSON.stringify({ type: 'api-request', body: 'x' })]);
+  const here = createTranscriptSummary();
+  const r = foldTranscriptFile(file, 0, here, MAX);
+  const script = `import { foldTranscriptFile } from ${JSON.stringify(new URL('./transcript-lines.ts', import.meta.url).href)};
+import { createTranscriptSummary } from ${JSON.stringify(new URL('./transcript.ts', import.meta.url).href)};
+const s = createTranscriptSummary();
+const r = foldTranscriptFile(${JSON.stringify(file)}, 0, s, ${MAX});
+console.log(JSON.stringify({ wasm: typeof WebAssembly, s, r }));`;
+  const out = execFileSync(process.execPath, ['--jitless', '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+  const there = JSON.parse(out.trim().split('\n').at(-1) as string) as { wasm: string; s: TranscriptSummary; r: unknown };
+  assert.equal(there.wasm, 'undefined');
+  assert.deepEqual(there.s, here);
+  assert.deepEqual(there.r, r);
 });

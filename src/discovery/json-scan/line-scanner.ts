@@ -1,34 +1,22 @@
 /**
  * A JSONL reader whose line loop runs in WebAssembly (assembly/scan.ts): a file's bytes are read straight
- * into the module's memory, and the module splits the lines, passes over blank lines and (for Claude's
- * transcripts) the heads Muster never shows, and validates every other line as JSON in one pass that
- * also notes where a few tracked keys' values lie. A line that is one clean JSON object of a wanted
- * record type reaches the host as `clean`, with those values readable without JSON.parse; every other
- * line reaches it as `line`, exactly as readLinesFrom hands it. The module is compiled once per thread
- * and is small, so a worker starts using it at once instead of compiling a parser of its own.
+ * into the module's memory, and the module splits the lines, passes over blank lines and the heads of a
+ * harness's records Muster never shows (Claude's, Codex's), and validates every other line as JSON in one
+ * pass that also notes where a few tracked keys' values lie. A line that is one clean JSON object of a
+ * wanted record type reaches the host as `clean`, with those values readable without JSON.parse; Codex's
+ * token lines and tool outputs come back with what their heads say; every other line reaches it as
+ * `line`, exactly as readLinesFrom hands it. The module is compiled once per thread and is small, so a
+ * worker starts using it at once instead of compiling a parser of its own.
  */
 import { closeSync, readSync } from 'node:fs';
 import { latin1Text, readLinesFrom, utf8Text } from '../jsonl/index.ts';
 import { openRegularFile } from '../regular-file/index.ts';
-import { CLEAN, CLOSED, F_ESCAPE, F_NONASCII, INPUT, KEYS, KEYS_END, KIND, MAX_NODES, NEED_MORE, NEEDLE, NEEDLE_MAX, NODE_COUNT, MAXTS, OTHER, OUT, PAD, SPANS, TABLE, TOKEN, TYPES } from './layout.ts';
+import { CLEAN, CLOSED, F_ESCAPE, F_NONASCII, INPUT, KIND, NEED_MORE, NEEDLE, NEEDLE_MAX, MAXTS, OTHER, OUT, PAD, SPANS, TOKEN } from './layout.ts';
+import { childrenOf, writeTables } from './tables.ts';
+import type { ScannerConfig } from './tables.ts';
 import { SCAN_WASM_BASE64 } from './scan-wasm.ts';
 
-export interface ScannerConfig {
-  /**
-   * The tracked keys, each as its path from the line's object, parents before their children and each
-   * node's descendants right after it (so a path's node is its index + 1). The first path names the
-   * record type.
-   */
-  paths: readonly (readonly string[])[];
-  /** The record types (values of the first path) whose clean lines come back as `clean`. */
-  fastTypes: readonly string[];
-  /**
-   * The heads the loop passes over (`ignored` counts them): Claude Code's records Muster never shows
-   * (transcript-lines.ts); Codex's (rollout-lines.ts), whose token lines and tool outputs also come back
-   * as `token` and `closed`.
-   */
-  heads: 'none' | 'claude' | 'codex';
-}
+export type { ScannerConfig } from './tables.ts';
 
 export interface ScanVisitor {
   /** A clean line of `fastTypes[type]`: its values are readable through the scanner during the call. */
@@ -258,55 +246,4 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
     },
     asciiEscape: () => ex.sawAsciiEscape() === 1,
   };
-}
-
-/** Each node's tracked children, as [node, key] (node i + 1 is path i). */
-function childrenOf(paths: readonly (readonly string[])[]): [number, string][][] {
-  const out: [number, string][][] = [[]];
-  paths.forEach((p, i) => {
-    out.push([]);
-    const parent = p.length === 1 ? 0 : paths.findIndex((q) => q.length === p.length - 1 && q.every((k, j) => k === p[j])) + 1;
-    out[parent]?.push([i + 1, p[p.length - 1] as string]);
-  });
-  return out;
-}
-
-/** Writes the tracked-key tree and the fast types into the module's tables. */
-function writeTables(mem: Buffer, i32: Int32Array, config: ScannerConfig): void {
-  const nodes = config.paths.length + 1;
-  if (nodes > MAX_NODES) throw new Error(`line scanner: at most ${MAX_NODES - 1} tracked paths`);
-  const parents = config.paths.map((p) => (p.length === 1 ? 0 : config.paths.findIndex((q) => q.length === p.length - 1 && q.every((k, i) => k === p[i])) + 1));
-  parents.forEach((parent, i) => {
-    // Preorder: a node's parent comes before it, and nothing between them lies outside the parent.
-    if (parent < 0 || parent > i) throw new Error(`line scanner: the parent of ${config.paths[i]?.join('.')} must come before it`);
-  });
-  const last = Array.from({ length: nodes }, (_, n) => n);
-  for (let n = nodes - 1; n >= 1; n--) {
-    const parent = parents[n - 1] as number;
-    last[parent] = Math.max(last[parent] as number, last[n] as number);
-  }
-  let at = KEYS;
-  const put = (text: string): [number, number] => {
-    const b = Buffer.from(text);
-    if (at + b.length > KEYS_END) throw new Error('line scanner: the keys and types do not fit their table');
-    b.copy(mem, at);
-    at += b.length;
-    return [at - b.length, b.length];
-  };
-  i32[NODE_COUNT >> 2] = nodes;
-  const row = (n: number, parent: number, key: [number, number]): void => {
-    i32.set([parent, key[0], key[1], last[n] as number], (TABLE >> 2) + n * 4);
-  };
-  row(0, -1, [0, 0]);
-  config.paths.forEach((p, i) => row(i + 1, parents[i] as number, put(p[p.length - 1] as string)));
-  i32[TYPES >> 2] = config.fastTypes.length;
-  config.fastTypes.forEach((t, i) => i32.set(put(t), (TYPES >> 2) + 1 + i * 2));
-  // A subtree must be contiguous for the module to clear it: check that every node up to `last` descends from it.
-  for (let n = 1; n < nodes; n++) {
-    for (let d = n + 1; d <= (last[n] as number); d++) {
-      let up = parents[d - 1] as number;
-      while (up > n) up = parents[up - 1] as number;
-      if (up !== n) throw new Error(`line scanner: ${config.paths[d - 1]?.join('.')} lies inside ${config.paths[n - 1]?.join('.')}'s subtree`);
-    }
-  }
 }

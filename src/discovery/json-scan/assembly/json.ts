@@ -113,7 +113,6 @@ function scanNumber(p: usize, e: usize): usize {
   return q;
 }
 
-/** True when the bytes at p are `word` (up to 5 bytes, given as a little-endian u64 and its length). */
 /** The tracked child of `parent` named by the key bytes [k0, k1), or -1. */
 function childOf(parent: i32, k0: usize, k1: usize): i32 {
   const n = load<i32>(NODE_COUNT);
@@ -140,11 +139,13 @@ function clearSubtree(node: i32): void {
   for (let i = node; i <= last; i++) store<i32>(OUT + (<usize>i << 4), 0);
 }
 
+/** The node of the value readKey reached (-1: not tracked). */
+let keyNode: i32 = -1;
+
 /**
  * p at a key's opening quote inside an object tracked as `owner` (or -1): the key is read, then its ':'.
  * Returns the position of the value (0: not clean), with the value's node in `keyNode`.
  */
-let keyNode: i32 = -1;
 function readKey(p: usize, e: usize, owner: i32): usize {
   if (p >= e || load<u8>(p) != 0x22) return 0;
   const k = scanString(p, e);

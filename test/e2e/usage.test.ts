@@ -7,7 +7,7 @@ import { appendFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { BIN, envFor, runCli, splitBoardUrl, startServe, tempHome, until, waitExit } from './kit.ts';
+import { BIN, envFor, runCli, sleep, splitBoardUrl, startServe, tempHome, until, waitExit } from './kit.ts';
 import { assistantLine, userLine, writeTranscript } from '../../src/harnesses/claude/discovery/claude-fixtures.test-support.ts';
 import { modelSwitchRollout, TID, writeRollout } from '../../src/harnesses/codex/discovery/rollout-fixtures.test-support.ts';
 
@@ -110,7 +110,11 @@ describe('muster usage through the daemon', () => {
         seen += dec.decode(value);
       }
     })();
-    appendFileSync(file, `${assistantLine({ id: 'msg_3', requestId: 'req_3', sessionId: A, input: 10_000, output: 1000, ts: iso(1) })}\n`);
+    // The daily budget is today's spend (UTC here): the turn is stamped now, and never in the last seconds
+    // of a day, which the check would count in the day after (CI once ran this at 00:00 UTC).
+    const toMidnight = 86_400_000 - (Date.now() % 86_400_000);
+    if (toMidnight < 15_000) await sleep(toMidnight + 100);
+    appendFileSync(file, `${assistantLine({ id: 'msg_3', requestId: 'req_3', sessionId: A, input: 10_000, output: 1000, ts: new Date().toISOString() })}\n`);
     await recorded;
     await reader.cancel();
     const r = await until('the new turn counted', async () => {

@@ -1,4 +1,4 @@
 /** A JSONL reader whose line loop and JSON validation run in WebAssembly (the cold index's first pass). */
-export { createLineScanner } from './line-scanner.ts';
-export type { LineScanner, ScanVisitor, ScannerConfig } from './line-scanner.ts';
+export { createLineScanner, lazyLineScanner } from './line-scanner.ts';
+export type { LineFolds, LineScanner, ScanVisitor, ScannerConfig } from './line-scanner.ts';
 export { KIND } from './layout.ts';

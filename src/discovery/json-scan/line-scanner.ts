@@ -105,6 +105,21 @@ function theEngine(): Engine | null {
   return engine;
 }
 
+/**
+ * What a harness's fast fold hands back to its line-by-line fold: a line the module did not settle, and
+ * the head of a line over the limit (S the harness's summary, C its line counts).
+ */
+export interface LineFolds<S, C> {
+  line(s: S, line: Buffer, counts: C): void;
+  oversize(s: S, head: Buffer, counts: C): void;
+}
+
+/** The scanner for `config`, made at its first use in this thread (null where WebAssembly is unavailable). */
+export function lazyLineScanner(config: ScannerConfig): () => LineScanner | null {
+  let scanner: LineScanner | null | undefined;
+  return () => (scanner === undefined ? (scanner = createLineScanner(config)) : scanner);
+}
+
 /** A scanner for `config`, or null where WebAssembly is unavailable (callers then read as before). */
 export function createLineScanner(config: ScannerConfig): LineScanner | null {
   const found = theEngine();

@@ -6,8 +6,8 @@
  * applied as a parsed line would be; every other line is folded by `foldTranscriptLine`, as before. So
  * the summary and the counts are exactly a JavaScript fold's, with no JSON.parse for most lines.
  */
-import { createLineScanner } from '../../../discovery/json-scan/index.ts';
-import type { LineScanner, ScanVisitor } from '../../../discovery/json-scan/index.ts';
+import { lazyLineScanner } from '../../../discovery/json-scan/index.ts';
+import type { LineFolds, ScanVisitor } from '../../../discovery/json-scan/index.ts';
 import { applyRecord } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import type { LineCounts } from './transcript-lines.ts';
@@ -26,23 +26,15 @@ const USER = 2;
 const GITHUB = Buffer.from('hub.com');
 
 /** What the fast fold needs from the line-by-line fold (transcript-lines.ts hands its own functions). */
-export interface LineFolds {
-  line(s: TranscriptSummary, line: Buffer, counts: LineCounts): void;
-  oversize(s: TranscriptSummary, head: Buffer, counts: LineCounts): void;
-}
+export type TranscriptLineFolds = LineFolds<TranscriptSummary, LineCounts>;
 
-let scanner: LineScanner | null | undefined;
-
-function theScanner(): LineScanner | null {
-  if (scanner === undefined) scanner = createLineScanner({ paths: PATHS, fastTypes: TYPES, heads: 'claude' });
-  return scanner;
-}
+const theScanner = lazyLineScanner({ paths: PATHS, fastTypes: TYPES, heads: 'claude' });
 
 /**
  * Folds the complete lines of `path` from `from` into `s` as `foldTranscriptFile` does without a sink or
  * messages; returns the offset reached, or undefined where WebAssembly is unavailable.
  */
-export function foldTranscriptFileFast(path: string, from: number, s: TranscriptSummary, maxLineBytes: number, headBytes: number, counts: LineCounts, folds: LineFolds): number | undefined {
+export function foldTranscriptFileFast(path: string, from: number, s: TranscriptSummary, maxLineBytes: number, headBytes: number, counts: LineCounts, folds: TranscriptLineFolds): number | undefined {
   const sc = theScanner();
   if (!sc) return undefined;
   const visitor: ScanVisitor = {

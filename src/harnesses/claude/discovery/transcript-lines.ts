@@ -21,7 +21,7 @@ import { applyRecord } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import type { UsageSink } from './usage-records.ts';
 import { foldTranscriptFileFast } from './transcript-fast.ts';
-import type { LineFolds } from './transcript-fast.ts';
+import type { TranscriptLineFolds } from './transcript-fast.ts';
 
 /** What folding lines counts (the reader's own counters, summed by the scan). */
 export interface LineCounts {
@@ -208,4 +208,4 @@ function foldOversizeHead(s: TranscriptSummary, head: Buffer, counts: LineCounts
   } else counts.linesSkipped++;
 }
 
-const LINE_FOLDS: LineFolds = { line: (s, line, counts) => foldTranscriptLine(s, line, counts), oversize: foldOversizeHead };
+const LINE_FOLDS: TranscriptLineFolds = { line: (s, line, counts) => foldTranscriptLine(s, line, counts), oversize: foldOversizeHead };

@@ -8,7 +8,7 @@ import type { RolloutSummary } from './rollout.ts';
 import { HEAD_BYTES, foldRolloutFile, foldRolloutLine } from './rollout-lines.ts';
 import type { LineCounts } from './rollout-lines.ts';
 import { foldRolloutFileFast } from './rollout-fast.ts';
-import { execRollout, modelSwitchRollout, rec } from './rollout-fixtures.test-support.ts';
+import { createRng, execRollout, modelSwitchRollout, rec } from './rollout-fixtures.test-support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'muster-rollout-fast-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -115,17 +115,6 @@ test('odd lines fold as the JavaScript fold folds them: times, call ids, item ty
   foldRolloutFile(write(lines.slice(1, 4)), 0, times, MAX);
   assert.equal(times.lastActivityAt, '2026-11-30T09:00:00.000Z\u00e9', 'the latest time of the lines passed over, a non-ASCII one compared by the host');
 });
-
-/** mulberry32: seeded, so a failure repeats. */
-function createRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test('fuzz: rollouts of lines pieced from every head the fold reads fold alike', () => {
   const rng = createRng(11);

@@ -8,8 +8,8 @@
  * be; every other line is folded by `foldRolloutLine`, as before. So the summary and the counts are
  * exactly the JavaScript fold's.
  */
-import { createLineScanner, KIND } from '../../../discovery/json-scan/index.ts';
-import type { LineScanner, ScanVisitor } from '../../../discovery/json-scan/index.ts';
+import { KIND, lazyLineScanner } from '../../../discovery/json-scan/index.ts';
+import type { LineFolds, ScanVisitor } from '../../../discovery/json-scan/index.ts';
 import { latin1Text, utf8Text } from '../../../discovery/jsonl/index.ts';
 import { applyRolloutRecord, applyTokenLine } from './rollout.ts';
 import type { RolloutSummary } from './rollout.ts';
@@ -31,17 +31,9 @@ const READ_WHOLE = new Set(['item_completed', 'token_count']);
 const PROMPT_KNOWN = 1;
 
 /** What the fast fold needs from the line-by-line fold (rollout-lines.ts hands its own functions). */
-export interface RolloutLineFolds {
-  line(s: RolloutSummary, line: Buffer, counts: LineCounts): void;
-  oversize(s: RolloutSummary, head: Buffer, counts: LineCounts): void;
-}
+export type RolloutLineFolds = LineFolds<RolloutSummary, LineCounts>;
 
-let scanner: LineScanner | null | undefined;
-
-function theScanner(): LineScanner | null {
-  if (scanner === undefined) scanner = createLineScanner({ paths: PATHS, fastTypes: TYPES, heads: 'codex' });
-  return scanner;
-}
+const theScanner = lazyLineScanner({ paths: PATHS, fastTypes: TYPES, heads: 'codex' });
 
 /** A token line's running total (token-lines.ts reads it so: the object's latin1 text), or undefined when it is not JSON. */
 function parseTotal(line: Buffer, from: number, to: number): unknown {

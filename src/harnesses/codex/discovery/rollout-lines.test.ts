@@ -8,22 +8,11 @@ import { applyRolloutRecord, emptyRolloutSummary, rolloutIgnore } from './rollou
 import type { RolloutSummary } from './rollout.ts';
 import { HEAD_BYTES, foldRolloutFile, ignoreRolloutLine } from './rollout-lines.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
-import { execRollout, modelSwitchRollout, rec } from './rollout-fixtures.test-support.ts';
+import { createRng, execRollout, modelSwitchRollout, rec } from './rollout-fixtures.test-support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'muster-rollout-lines-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
-
-/** mulberry32: seeded, so a failure repeats. */
-function createRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The reference: the head filter on the decoded head, every other line parsed whole. */
 function wholeParse(file: string): { s: RolloutSummary; skipped: number; usage: UsageRecord[] } {

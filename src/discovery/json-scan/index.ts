@@ -2,3 +2,6 @@
 export { createLineScanner, lazyLineScanner } from './line-scanner.ts';
 export type { LineFolds, LineScanner, ScanVisitor, ScannerConfig } from './line-scanner.ts';
 export { KIND } from './layout.ts';
+export { putRecent, takeFolded, takeRecent } from './claude-summary.ts';
+export type { Folded, RecentMessage } from './claude-summary.ts';
+export type { FoldedSummary } from './line-scanner.ts';

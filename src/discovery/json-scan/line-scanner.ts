@@ -11,7 +11,7 @@
 import { closeSync, readSync } from 'node:fs';
 import { latin1Text, readLinesFrom, utf8Text } from '../jsonl/index.ts';
 import { openRegularFile } from '../regular-file/index.ts';
-import { CLEAN, CLOSED, F_ESCAPE, F_NONASCII, INPUT, KIND, NEED_MORE, NEEDLE, NEEDLE_MAX, MAXTS, OTHER, OUT, PAD, SPANS, TOKEN } from './layout.ts';
+import { CHUNK_END, CLEAN, CLOSED, F_ESCAPE, F_NONASCII, INPUT, KIND, NEED_MORE, NEEDLE, NEEDLE_MAX, MAXTS, OTHER, OUT, PAD, SPANS, TOKEN } from './layout.ts';
 import { childrenOf, writeTables } from './tables.ts';
 import type { ScannerConfig } from './tables.ts';
 import { SCAN_WASM_BASE64 } from './scan-wasm.ts';
@@ -57,6 +57,21 @@ export interface LineScanner {
   holds(node: number, what: Buffer): boolean;
   /** True when the clean line spells a printable ASCII character as a \u escape (text it may hide). */
   asciiEscape(): boolean;
+  /** The summary the module folds Claude's records into (assembly/claude-summary.ts), in the thread's memory. */
+  readonly summary: FoldedSummary;
+}
+
+/** The module's Claude summary: its memory (layout.ts, SUMMARY), and the calls that drive it. */
+export interface FoldedSummary {
+  mem: Buffer;
+  i32: Int32Array;
+  f64: Float64Array;
+  /** Bit 0: fold the clean records it can (a Claude scanner's reads); bit 1: the first prompt is known. */
+  set(flags: number): void;
+  /** The host took what was folded: the deltas start again. */
+  take(): void;
+  /** The host applied a cost record: the tokens the module counted so far are no longer uncosted. */
+  resetUncosted(): void;
 }
 
 interface Exports {
@@ -72,6 +87,9 @@ interface Exports {
   holds(node: number, len: number): number;
   setFlags(flags: number): void;
   resetTime(): void;
+  setSummary(flags: number): void;
+  takeSummary(): void;
+  resetUncosted(): void;
 }
 
 /** The module's one instance in this thread: its memory (a chunk of 1 MiB) is shared by every scanner of the thread. */
@@ -79,6 +97,7 @@ interface Engine {
   ex: Exports;
   mem: Buffer;
   i32: Int32Array;
+  f64: Float64Array;
   /** The config whose tables the module holds. */
   tables: ScannerConfig | null;
   /** What the module's needle holds (`holds` writes it when asked for another). */
@@ -96,7 +115,7 @@ function theEngine(): Engine | null {
       if (typeof WebAssembly !== 'object') engine = null;
       else {
         const ex = new WebAssembly.Instance(new WebAssembly.Module(Buffer.from(SCAN_WASM_BASE64, 'base64')), {}).exports as unknown as Exports;
-        engine = { ex, mem: Buffer.from(ex.memory.buffer), i32: new Int32Array(ex.memory.buffer), tables: null, needle: null, busy: false };
+        engine = { ex, mem: Buffer.from(ex.memory.buffer), i32: new Int32Array(ex.memory.buffer), f64: new Float64Array(ex.memory.buffer), tables: null, needle: null, busy: false };
       }
     } catch {
       engine = null;
@@ -126,7 +145,7 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
   if (!found) return null;
   const en: Engine = found;
   const { ex, mem, i32 } = en;
-  const capacity = mem.length - INPUT - PAD;
+  const capacity = CHUNK_END - INPUT - PAD;
   writeTables(mem, i32, config); // checks the config at once
   en.tables = config;
   const mode = config.heads === 'claude' ? 1 : config.heads === 'codex' ? 2 : 0;
@@ -260,5 +279,6 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
       return ex.holds(node, what.length) === 1;
     },
     asciiEscape: () => ex.sawAsciiEscape() === 1,
+    summary: { mem, i32, f64: en.f64, set: (flags) => ex.setSummary(flags), take: () => ex.takeSummary(), resetUncosted: () => ex.resetUncosted() },
   };
 }

@@ -2,11 +2,13 @@
 // this folder). The line loop of a JSONL chunk: lines are split on '\n' (a CRLF's '\r' dropped), blank
 // lines skipped, a harness's records Muster never shows passed over by their heads (claude.ts, codex.ts),
 // Codex's token lines found by their layout, and every other line validated as JSON in one pass that
-// notes where a few tracked keys' values lie (json.ts). layout.ts is the memory shared with the host.
+// notes where a few tracked keys' values lie (json.ts); Claude's clean records are folded into a summary
+// here where they can be (claude-summary.ts). layout.ts is the memory shared with the host.
 import { INPUT, MAXTS, NEEDLE, OUT } from './layout';
 import { isBlank, newline, sameBytes } from './bytes';
 import { fastType, sawAsciiEscape as sawEscape, scanLine } from './json';
 import { claudeIgnored } from './claude';
+import { foldClaudeRecord, summaryOn } from './claude-summary';
 import { CLOSE as CODEX_CLOSE, IGNORE as CODEX_IGNORE, codexTokenLine, codexVerdict, noteTime } from './codex';
 
 // next()'s answers
@@ -51,6 +53,8 @@ export function typeOf(): i32 { return typeIndex; }
 export function takeIgnored(): i32 { const n = ignored; ignored = 0; return n; }
 /** True when the clean line spells a printable ASCII character as a \u escape (text it may hide). */
 export function sawAsciiEscape(): i32 { return sawEscape(); }
+export { setSummary, takeSummary } from './claude-summary';
+export { resetUncosted } from './claude-usage';
 
 /** The next line of the chunk the host must see (see the answers above); ignored and blank lines are passed over. */
 export function next(): i32 {
@@ -82,7 +86,10 @@ export function next(): i32 {
     }
     if (!scanLine(p, stop)) return OTHER;
     typeIndex = fastType();
-    return typeIndex < 0 ? OTHER : CLEAN;
+    if (typeIndex < 0) return OTHER;
+    // Claude's first pass: a record the module can fold is folded here (claude-summary.ts).
+    if (headMode == CLAUDE && summaryOn() && foldClaudeRecord(typeIndex, sawEscape() != 0)) continue;
+    return CLEAN;
   }
   return NEED_MORE;
 }

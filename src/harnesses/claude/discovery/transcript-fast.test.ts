@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { assistantLine, metaLine, tempHome, toolResultLine, userLine } from './claude-fixtures.test-support.ts';
+import { createRng } from '../../codex/discovery/rollout-fixtures.test-support.ts';
 import { createTranscriptSummary } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import { foldTranscriptFile, foldTranscriptLine } from './transcript-lines.ts';
@@ -59,11 +60,11 @@ test('most lines are folded from the WebAssembly loop: a user record only once t
     assistantLine({ id: 'msg_1', requestId: 'req_1' }),
     assistantLine({ id: 'msg_1', requestId: 'req_1', output: 50 }),
     JSON.stringify({ parentUuid: 'a', isSidechain: false, type: 'system', subtype: 'x', timestamp: '2026-11-30T07:00:00.000Z', cwd: '/w', sessionId: 's' }),
-    metaLine('cost-state', { totalCostUSD: 0.5, startTime: 1 }), // not a fast type
+    metaLine('cost-state', { totalCostUSD: 0.5, startTime: 1 }), // applied from its fields
     JSON.stringify({ type: 'api-request', body: big(2000) }), // passed over by its head
   ]);
   const { back, summary } = handedBack(file);
-  assert.equal(back, 3, 'the two user records before and at the first prompt, and the cost record');
+  assert.equal(back, 2, 'the two user records before and at the first prompt');
   assert.equal(summary.records, 8);
   assertSame(file);
 });
@@ -148,4 +149,56 @@ console.log(JSON.stringify({ wasm: typeof WebAssembly, s, r }));`;
   assert.equal(there.wasm, 'undefined');
   assert.deepEqual(there.s, here);
   assert.deepEqual(there.r, r);
+});
+
+/**
+ * One random record of the kinds the module folds, with the odd fields it must give back or fold alike;
+ * a wide file's have plain fields, 30 models (the module's table holds 16 at once) and 300 message ids (it
+ * remembers 64).
+ */
+function randomRecord(rnd: () => number, day: number, wide: boolean): string {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  // A wide file's fields are all plain, so the module folds runs of records long enough to fill its tables.
+  const often = <T>(usual: T, odd: readonly unknown[]): unknown => (wide || rnd() < 0.8 ? usual : pick(odd));
+  const ts = often(`2026-11-${String(day).padStart(2, '0')}T${String(Math.floor(rnd() * 24)).padStart(2, '0')}:${String(Math.floor(rnd() * 60)).padStart(2, '0')}:07.${String(Math.floor(rnd() * 1000)).padStart(3, '0')}Z`,
+    ['2026-11-30T07:01:00Z', '2026-02-30T07:01:00.000Z', '2026-11-30T24:00:00.000Z', 17, null, undefined, 'x'.repeat(41), 'not a time']);
+  const count = (): unknown => often(Math.floor(rnd() * 5000), [0, -3, 1.5, 1e3, 123456789012345, 1234567890123456, '7', null, undefined, -0]);
+  const conversation = {
+    timestamp: ts,
+    sessionId: often('s-1', ['s-2', '', 5, undefined, 'caf\u00e9', 'q"uote']),
+    cwd: often('/home/dev/p', ['', '/home/dev/q', 7, undefined, '/h\u00e9', `/${'d'.repeat(5000)}`, 'back\\slash']),
+    gitBranch: often('main', ['', 'feature/x', null, 'br\u00e4nch']),
+  };
+  const kind = rnd();
+  if (kind < 0.5) {
+    const model = wide ? `model-${Math.floor(rnd() * 30)}` : often('claude-sonnet-4-5', ['claude-opus-4-1', '<synthetic>', '', null, undefined, 'mod\u00e8le', 'm'.repeat(200), 'tab\tmodel',
+      ...Array.from({ length: 20 }, (_, i) => `model-${i}`)]);
+    const usage = often({ input_tokens: count(), output_tokens: count(), cache_read_input_tokens: count(), cache_creation_input_tokens: count() }, [[1, 2], null, 'u', undefined]);
+    const message = often({ id: often(`msg_${Math.floor(rnd() * (wide ? 300 : 90))}`, ['', 7, null, undefined, `msg_${'x'.repeat(200)}`, 'msg_\u00e9']), model, usage }, [[1], null, 'm', undefined]);
+    return JSON.stringify({ parentUuid: 'p', isSidechain: false, type: 'assistant', message, requestId: often(`req_${Math.floor(rnd() * 5)}`, ['', 3, undefined]),
+      requestSessionId: often(undefined, ['s-1', 's-0', '', 9]), ...conversation });
+  }
+  if (kind < 0.6) return JSON.stringify({ parentUuid: 'p', isSidechain: false, type: 'system', subtype: 'x', ...conversation });
+  if (kind < 0.78) {
+    const text = pick(['ok', 'see https://github.com/acme/app/pull/7', 'caf\u00e9 \u0001', 'x'.repeat(3000), 'escaped \\u0041']);
+    return pick([userLine(text, { ts: typeof ts === 'string' ? ts : undefined }), toolResultLine(text)]);
+  }
+  if (kind < 0.86) return metaLine('cost-state', { totalCostUSD: often(rnd(), [-1, null, '0.5', 1e300, 0]), startTime: often(Math.floor(rnd() * 3), [null, 'x']), timestamp: ts });
+  if (kind < 0.92) return metaLine('last-prompt', { lastPrompt: often(`prompt ${Math.floor(rnd() * 9)}`, ['  ', '', 5, 'p\u00e9\n2']), timestamp: ts });
+  if (kind < 0.95) return metaLine(pick(['custom-title', 'ai-title', 'agent-name']), { customTitle: 't', aiTitle: 'a', agentName: 'n' });
+  if (kind < 0.98 && !wide) return assistantLine({ id: `msg_${Math.floor(rnd() * 90)}`, output: Math.floor(rnd() * 99) }).replace('"type":"assistant"', '"type":"assist\\u0061nt"');
+  return JSON.stringify({ type: 'api-request', body: 'x' });
+}
+
+test('fuzz: transcripts of odd records fold alike, from the start and resumed (repeats past the recent ids, models past the table, cost records)', () => {
+  const rnd = createRng(17);
+  for (let n = 0; n < 150; n++) {
+    const wide = n % 5 === 0;
+    const lines = Array.from({ length: 10 + Math.floor(rnd() * (wide ? 400 : 140)) }, (_, i) => randomRecord(rnd, 1 + (i % 28), wide));
+    const file = write(lines, rnd() < 0.2 ? '\r\n' : '\n');
+    const text = fs.readFileSync(file, 'latin1');
+    const resume = text.indexOf('\n', Math.floor(rnd() * text.length)) + 1;
+    assertSame(file);
+    if (resume > 0) assertSame(file, resume);
+  }
 });

@@ -48,7 +48,7 @@ export function usageOf(raw: unknown): TokenCounts {
   };
 }
 
-function addInto(target: Record<string, TokenCounts>, model: string, d: TokenCounts): void {
+export function addInto(target: Record<string, TokenCounts>, model: string, d: TokenCounts): void {
   addTokens(ownEntry(target, model, emptyTokens), d);
 }
 

@@ -1,0 +1,129 @@
+/**
+ * The host's side of the Claude summary the module folds (assembly/claude-summary.ts): what it folded
+ * since the host last took it, read out of its memory, and the recent message ids (the repeats' counts,
+ * transcript-usage.ts) written in and read back. What the fields mean is the Claude fold's business
+ * (harnesses/claude/discovery/transcript-fast.ts); this file only knows where they lie.
+ */
+import type { TokenCounts } from '../../core/session.ts';
+import { latin1Text, utf8Text } from '../jsonl/index.ts';
+import {
+  D_ASSISTANT_AT, D_BRANCH, D_COPIED, D_CWD, D_FIRST_AT, D_LAST_AT, D_MODEL, D_RECENT, D_ROOT, D_SESSION, M_SIZE, NAME_CAP,
+  R_SIZE, RECENT_MAX, S_ASSISTANT_AT, S_BRANCH, S_COPIED, S_CWD, S_DIRTY, S_FIRST_AT, S_LAST_AT, S_MODEL, S_MODELS,
+  S_MODELS_N, S_RECENT, S_RECENT_HEAD, S_RECENT_N, S_RECENT_OFF, S_RECORDS, S_ROOT, S_SESSION, S_TOKENS, S_UNKEYED, SUMMARY,
+} from './layout.ts';
+import type { FoldedSummary } from './line-scanner.ts';
+
+/** What the module folded since the last take: counts to add, the first and last strings seen, the extreme times. */
+export interface Folded {
+  records: number;
+  unkeyed: number;
+  /** The first of its kind seen (the summary keeps its own when it has one). */
+  sessionId: string | null;
+  rootKey: string | null;
+  /** The last seen (each replaces the summary's). */
+  cwd: string | null;
+  gitBranch: string | null;
+  model: string | null;
+  copiedFrom: string | null;
+  /** The earliest and latest times, and the latest of the assistant records. */
+  firstAt: string | null;
+  lastAt: string | null;
+  lastAssistantAt: string | null;
+  tokens: TokenCounts;
+  /** Tokens per model, in the order the models were first met, and those counted since the host last applied a cost record (null: none). */
+  byModel: Array<[string, TokenCounts, TokenCounts | null]>;
+}
+
+/** A recent message as transcript-usage.ts keeps it: [id, model, counted usage]. */
+export type RecentMessage = [string, string, TokenCounts];
+
+const at = (offset: number): number => (SUMMARY + offset) >> 2;
+
+function text(sum: FoldedSummary, offset: number): string {
+  const from = SUMMARY + offset + 4;
+  return utf8Text(sum.mem, from, from + (sum.i32[at(offset)] as number));
+}
+
+function countsAt(sum: FoldedSummary, byte: number): TokenCounts {
+  const i = byte >> 3;
+  return { input: sum.f64[i] as number, output: sum.f64[i + 1] as number, cacheRead: sum.f64[i + 2] as number, cacheWrite: sum.f64[i + 3] as number };
+}
+
+/** The strings the module keeps, as [its bit in S_DIRTY, its slot]: sessionId, rootKey, cwd, gitBranch, model, copiedFrom. */
+const TEXTS = [[D_SESSION, S_SESSION], [D_ROOT, S_ROOT], [D_CWD, S_CWD], [D_BRANCH, S_BRANCH], [D_MODEL, S_MODEL], [D_COPIED, S_COPIED]] as const;
+/** The times, the same way: firstAt, lastAt, lastAssistantAt (24 ASCII bytes each). */
+const TIMES = [[D_FIRST_AT, S_FIRST_AT], [D_LAST_AT, S_LAST_AT], [D_ASSISTANT_AT, S_ASSISTANT_AT]] as const;
+
+/** What was folded since the last take (null when nothing was), and the deltas start again. */
+export function takeFolded(sum: FoldedSummary): Folded | null {
+  const records = sum.i32[at(S_RECORDS)] as number;
+  if (records === 0) return null;
+  const dirty = sum.i32[at(S_DIRTY)] as number;
+  // One call site each for the decoders: V8 inlines a helper at every call site it optimises.
+  const texts: (string | null)[] = [];
+  for (const [bit, offset] of TEXTS) texts.push(dirty & bit ? text(sum, offset) : null);
+  const times: (string | null)[] = [];
+  for (const [bit, offset] of TIMES) times.push(dirty & bit ? latin1Text(sum.mem, SUMMARY + offset, SUMMARY + offset + 24) : null);
+  const byModel: Folded['byModel'] = [];
+  const models = sum.i32[at(S_MODELS_N)] as number;
+  for (let i = 0; i < models; i++) {
+    const m = SUMMARY + S_MODELS + i * M_SIZE;
+    const name = utf8Text(sum.mem, m + 80, m + 80 + (sum.i32[m >> 2] as number));
+    byModel.push([name, countsAt(sum, m + 16), sum.i32[(m >> 2) + 1] ? countsAt(sum, m + 48) : null]);
+  }
+  const [sessionId = null, rootKey = null, cwd = null, gitBranch = null, model = null, copiedFrom = null] = texts;
+  const [firstAt = null, lastAt = null, lastAssistantAt = null] = times;
+  const folded: Folded = {
+    records, unkeyed: sum.i32[at(S_UNKEYED)] as number, sessionId, rootKey, cwd, gitBranch, model, copiedFrom, firstAt, lastAt, lastAssistantAt,
+    tokens: countsAt(sum, SUMMARY + S_TOKENS), byModel,
+  };
+  sum.take();
+  return folded;
+}
+
+/** The recent messages as the module holds them, oldest first, when it changed them since they were written in (else null). */
+export function takeRecent(sum: FoldedSummary): RecentMessage[] | null {
+  const dirty = sum.i32[at(S_DIRTY)] as number;
+  if (!(dirty & D_RECENT)) return null;
+  sum.i32[at(S_DIRTY)] = dirty & ~D_RECENT;
+  const head = sum.i32[at(S_RECENT_HEAD)] as number;
+  const n = sum.i32[at(S_RECENT_N)] as number;
+  const out: RecentMessage[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = SUMMARY + S_RECENT + ((head + i) % RECENT_MAX) * R_SIZE;
+    const id = utf8Text(sum.mem, r + 48, r + 48 + (sum.i32[r >> 2] as number));
+    const model = utf8Text(sum.mem, r + 176, r + 176 + (sum.i32[(r >> 2) + 1] as number));
+    out.push([id, model, countsAt(sum, r + 16)]);
+  }
+  return out;
+}
+
+/** A text the module compares as bytes: well-formed (no lone surrogate) and at most NAME_CAP bytes of UTF-8. */
+function fits(x: string): boolean {
+  return !/[\ud800-\udfff]/.test(x) && Buffer.byteLength(x) <= NAME_CAP;
+}
+
+/** Counts the module adds exactly in any order: whole and below 2^53. */
+function exact(t: TokenCounts): boolean {
+  return [t.input, t.output, t.cacheRead, t.cacheWrite].every((x) => Number.isSafeInteger(x) && x >= 0);
+}
+
+/**
+ * Writes the recent messages into the module. False when one does not fit (an id or a model too long,
+ * counts that are not whole): the host then keeps them, and the module gives assistant records back.
+ */
+export function putRecent(sum: FoldedSummary, recent: readonly RecentMessage[]): boolean {
+  const ok = recent.length <= RECENT_MAX && recent.every(([id, model, counts]) => fits(id) && fits(model) && exact(counts));
+  sum.i32[at(S_DIRTY)] = (sum.i32[at(S_DIRTY)] as number) & ~D_RECENT;
+  sum.i32[at(S_RECENT_HEAD)] = 0;
+  sum.i32[at(S_RECENT_N)] = ok ? recent.length : 0;
+  sum.i32[at(S_RECENT_OFF)] = ok ? 0 : 1;
+  if (!ok) return false;
+  recent.forEach(([id, model, c], i) => {
+    const r = SUMMARY + S_RECENT + i * R_SIZE;
+    sum.i32[r >> 2] = sum.mem.write(id, r + 48, 'utf8');
+    sum.i32[(r >> 2) + 1] = sum.mem.write(model, r + 176, 'utf8');
+    sum.f64.set([c.input, c.output, c.cacheRead, c.cacheWrite], (r + 16) >> 3);
+  });
+  return true;
+}

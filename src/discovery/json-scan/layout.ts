@@ -18,8 +18,12 @@ export const OUT = 8192;
 export const MAX_NODES = 64;
 /** A line's spans the host reads (Codex's token lines and tool outputs), 4 × i32 relative to INPUT. */
 export const SPANS = 32768;
+/** A Codex token line's running total as tokensFromUsage reads it (input, cached input, output, cache write: 4 × f64), then i32 1 when the module read it. */
+export const TOTAL = 32784;
 /** The latest time of the Codex lines passed over: i32 length (-1: none), then its bytes. */
 export const MAXTS = 36864;
+/** Codex's tool calls the module holds (assembly/codex-calls.ts): 64 × 4 × i32. */
+export const HELD = 38912;
 /** The bytes `holds` looks for, written by the host before it asks (at most NEEDLE_MAX). */
 export const NEEDLE = 45056;
 export const NEEDLE_MAX = 256;

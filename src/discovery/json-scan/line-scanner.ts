@@ -11,7 +11,7 @@
 import { closeSync, readSync } from 'node:fs';
 import { latin1Text, readLinesFrom, utf8Text } from '../jsonl/index.ts';
 import { openRegularFile } from '../regular-file/index.ts';
-import { CHUNK_END, CLEAN, CLOSED, F_ESCAPE, F_NONASCII, INPUT, KIND, NEED_MORE, NEEDLE, NEEDLE_MAX, MAXTS, OTHER, OUT, PAD, SPANS, TOKEN } from './layout.ts';
+import { CHUNK_END, CLEAN, CLOSED, F_ESCAPE, F_NONASCII, INPUT, KIND, NEED_MORE, NEEDLE, NEEDLE_MAX, MAXTS, OTHER, OUT, PAD, SPANS, TOKEN, TOTAL } from './layout.ts';
 import { childrenOf, writeTables } from './tables.ts';
 import type { ScannerConfig } from './tables.ts';
 import { SCAN_WASM_BASE64 } from './scan-wasm.ts';
@@ -40,12 +40,21 @@ export interface ScanResult {
   ignored: number;
   /** The latest of the times in the heads of the Codex lines passed over (as the summary compares them), or null. */
   latest: string | null;
+  /**
+   * Codex: the tool calls the module paired with their outputs, or that a turn event cancelled, while the
+   * host's pending calls were empty (assembly/codex-calls.ts): each a record only counted (its time is in
+   * `latest`); their outputs are in `ignored`.
+   */
+  paired: number;
 }
 
 export interface LineScanner {
   /** readLinesFrom's contract (complete lines from `offset`; the offset reached), plus the heads passed over. */
   readFile(path: string, offset: number, maxLineBytes: number, headBytes: number, visitor: ScanVisitor): ScanResult;
-  /** What the heads depend on that the host knows (bit 0: Codex's first prompt is read); kept until changed. */
+  /**
+   * What the heads depend on that the host knows (bit 0: Codex's first prompt is read; bit 1: its pending
+   * tool calls are empty, so the module may pair calls with their outputs); kept until changed.
+   */
   setFlags(flags: number): void;
   /** The clean line's tracked values as JSON.parse gives them, in objects shaped as the tracked keys. */
   record(): Record<string, unknown>;
@@ -57,6 +66,12 @@ export interface LineScanner {
   holds(node: number, what: Buffer): boolean;
   /** True when the clean line spells a printable ASCII character as a \u escape (text it may hide). */
   asciiEscape(): boolean;
+  /**
+   * During `token`: the running total's counts as Codex's tokensFromUsage reads them from its parse
+   * (input_tokens, cached_input_tokens, output_tokens, cache_write_input_tokens), or null when the host
+   * must parse the object itself.
+   */
+  tokenTotal(): [number, number, number, number] | null;
   /** The summary the module folds Claude's records into (assembly/claude-summary.ts), in the thread's memory. */
   readonly summary: FoldedSummary;
 }
@@ -87,6 +102,7 @@ interface Exports {
   holds(node: number, len: number): number;
   setFlags(flags: number): void;
   resetTime(): void;
+  takePaired(): number;
   setSummary(flags: number): void;
   takeSummary(): void;
   resetUncosted(): void;
@@ -207,7 +223,7 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
         if (filled === capacity) {
           // A line longer than the chunk: the JavaScript reader takes it and the rest of the file.
           const rest = readLinesFrom(path, base, { line: visitor.line, oversize: visitor.oversize }, { maxLineBytes, headBytes });
-          return { offset: rest.offset, ignored, latest: latest() };
+          return { offset: rest.offset, ignored, latest: latest(), paired: ex.takePaired() };
         }
         const n = readSync(fd, mem, INPUT + filled, Math.min(capacity - filled, size - pos), pos);
         if (n <= 0) break; // truncated under us: stop at what was consumed
@@ -230,7 +246,7 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
         if (used > 0 && filled > 0) mem.copyWithin(INPUT, INPUT + used, INPUT + len);
         base = pos - filled;
       }
-      return { offset: reached, ignored, latest: latest() };
+      return { offset: reached, ignored, latest: latest(), paired: ex.takePaired() };
     } finally {
       en.busy = false;
       closeSync(fd);
@@ -279,6 +295,12 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
       return ex.holds(node, what.length) === 1;
     },
     asciiEscape: () => ex.sawAsciiEscape() === 1,
+    tokenTotal() {
+      if (i32[(TOTAL >> 2) + 8] !== 1) return null;
+      const f = en.f64;
+      const at = TOTAL >> 3;
+      return [f[at] as number, f[at + 1] as number, f[at + 2] as number, f[at + 3] as number];
+    },
     summary: { mem, i32, f64: en.f64, set: (flags) => ex.setSummary(flags), take: () => ex.takeSummary(), resetUncosted: () => ex.resetUncosted() },
   };
 }

@@ -2,7 +2,7 @@
 // and callIdOf, and token-lines.ts's readTokenLine, say the same in TypeScript): a head is the first 640
 // bytes, the record's type is the first `,"type":"` in it, and the big records Muster never shows are
 // passed over from there, with the time they carry kept as the latest (MAXTS).
-import { INPUT, MAXTS, SPANS } from './layout';
+import { INPUT, MAXTS, SPANS, TOTAL } from './layout';
 import { hasNonAscii, indexOf, startsWith } from './bytes';
 
 const HEAD_BYTES: usize = 640;
@@ -88,6 +88,12 @@ export function noteTime(p: usize, e: usize): bool {
   const start = INPUT + <usize>load<i32>(SPANS + 8);
   const end = INPUT + <usize>load<i32>(SPANS + 12);
   if (hasNonAscii(start, end)) return false;
+  keepLatest(start, end);
+  return true;
+}
+
+/** Keeps the ASCII time [start, end) in MAXTS when it is later than the one there (as strings compare). */
+export function keepLatest(start: usize, end: usize): void {
   const n = end - start;
   const held = load<i32>(MAXTS);
   if (held >= 0) {
@@ -95,11 +101,10 @@ export function noteTime(p: usize, e: usize): bool {
     let i: usize = 0;
     while (i < n && i < m && load<u8>(start + i) == load<u8>(MAXTS + 4 + i)) i++;
     const later = i < n && (i == m || load<u8>(start + i) > load<u8>(MAXTS + 4 + i));
-    if (!later) return true;
+    if (!later) return;
   }
   memory.copy(MAXTS + 4, start, n);
   store<i32>(MAXTS, <i32>n);
-  return true;
 }
 
 /** Where the flat object at `at` ends (just past its first '}'), or 0 when no object starts there. */
@@ -144,5 +149,79 @@ export function codexTokenLine(p: usize, e: usize): bool {
   }
   store<i32>(SPANS, <i32>(totalAt - INPUT));
   store<i32>(SPANS + 4, <i32>(totalEnd - INPUT));
+  store<i32>(TOTAL + 32, readTotal(totalAt, totalEnd) ? 1 : 0);
   return true;
+}
+
+/** p at a JSON number's first byte, within e: just past it, or 0 when it is not one. */
+function numberEnd(p: usize, e: usize): usize {
+  let q = p;
+  if (q < e && load<u8>(q) == 0x2d) q++;
+  if (q >= e) return 0;
+  if (load<u8>(q) == 0x30) q++;
+  else if (<u32>load<u8>(q) - 0x31 < 9) while (q < e && <u32>load<u8>(q) - 0x30 < 10) q++;
+  else return 0;
+  if (q < e && load<u8>(q) == 0x2e) {
+    const d = ++q;
+    while (q < e && <u32>load<u8>(q) - 0x30 < 10) q++;
+    if (q == d) return 0;
+  }
+  if (q < e && (<u32>load<u8>(q) | 0x20) == 0x65) {
+    q++;
+    if (q < e && (load<u8>(q) == 0x2b || load<u8>(q) == 0x2d)) q++;
+    const d = q;
+    while (q < e && <u32>load<u8>(q) - 0x30 < 10) q++;
+    if (q == d) return 0;
+  }
+  return q;
+}
+
+/** Which count a key names (0 input_tokens, 1 cached_input_tokens, 2 output_tokens, 3 cache_write_input_tokens), or -1. */
+function countKey(k: usize, e: usize): i32 {
+  const n = e - k;
+  if (n == 12 && startsWith(k, e, 'input_tokens')) return 0;
+  if (n == 19 && startsWith(k, e, 'cached_input_tokens')) return 1;
+  if (n == 13 && startsWith(k, e, 'output_tokens')) return 2;
+  if (n == 24 && startsWith(k, e, 'cache_write_input_tokens')) return 3;
+  return -1;
+}
+
+/**
+ * Reads the flat object [p, e) as JSON.parse and tokensFromUsage would (rollout.ts: a count is a finite
+ * number over 0, else 0; a repeated key's last value wins) into TOTAL; false when the host must parse it:
+ * anything but keys of plain ASCII and number values without spaces, or a count that is not a whole number
+ * of at most 15 digits.
+ */
+function readTotal(p: usize, e: usize): bool {
+  for (let i: usize = 0; i < 4; i++) store<f64>(TOTAL + (i << 3), 0);
+  if (e - p < 2 || load<u8>(p) != 0x7b || load<u8>(e - 1) != 0x7d) return false;
+  let q = p + 1;
+  if (q == e - 1) return true; // {}
+  while (true) {
+    if (load<u8>(q) != 0x22) return false;
+    const k = q + 1;
+    let ke = k;
+    while (ke < e && <u32>load<u8>(ke) - 0x20 < 0x5f && load<u8>(ke) != 0x22 && load<u8>(ke) != 0x5c) ke++;
+    if (ke >= e || load<u8>(ke) != 0x22 || ke + 1 >= e || load<u8>(ke + 1) != 0x3a) return false;
+    const v = ke + 2;
+    const ve = numberEnd(v, e);
+    if (ve == 0) return false;
+    const which = countKey(k, ke);
+    if (which >= 0) {
+      let x: f64 = 0;
+      if (load<u8>(v) != 0x2d) {
+        if (ve - v > 15) return false;
+        for (let d = v; d < ve; d++) {
+          const c = <u32>load<u8>(d) - 0x30;
+          if (c > 9) return false; // a fraction or an exponent
+          x = x * 10 + <f64>c;
+        }
+      }
+      store<f64>(TOTAL + (<usize>which << 3), x);
+    }
+    if (ve == e - 1) return true;
+    if (load<u8>(ve) != 0x2c) return false;
+    q = ve + 1;
+  }
+  return false;
 }

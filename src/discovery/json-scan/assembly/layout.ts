@@ -6,7 +6,9 @@ export const TYPES: usize = 6144; // i32 count, then per type 8 bytes: offset, l
 export const OUT: usize = 8192; // per node, 16 bytes: kind, start, end (relative to INPUT), string flags
 export const STACK: usize = 16384; // per depth, 16 bytes: node, is array, start
 export const SPANS: usize = 32768; // a line's spans the host reads (relative to INPUT), 4 × i32
+export const TOTAL: usize = 32784; // a Codex token line's running total, as the host reads it: 4 × f64, then i32 1 when read
 export const MAXTS: usize = 36864; // the latest time of the lines passed over: i32 length (-1: none), then its bytes
+export const HELD: usize = 38912; // Codex's tool calls held (codex-calls.ts), 64 × 4 × i32: line start, end, id start, end (relative to INPUT)
 export const NEEDLE: usize = 45056; // the bytes `holds` looks for (the host writes them), up to 256
 // From 49152: the module's own constants (scripts/build-wasm.mjs's memoryBase).
 export const INPUT: usize = 65536; // the chunk

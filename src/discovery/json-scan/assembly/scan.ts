@@ -3,13 +3,15 @@
 // lines skipped, a harness's records Muster never shows passed over by their heads (claude.ts, codex.ts),
 // Codex's token lines found by their layout, and every other line validated as JSON in one pass that
 // notes where a few tracked keys' values lie (json.ts); Claude's clean records are folded into a summary
-// here where they can be (claude-summary.ts). layout.ts is the memory shared with the host.
-import { INPUT, MAXTS, NEEDLE, OUT } from './layout';
+// here where they can be (claude-summary.ts), and Codex's tool calls paired with their outputs
+// (codex-calls.ts). layout.ts is the memory shared with the host.
+import { INPUT, MAXTS, NEEDLE, OUT, SPANS } from './layout';
 import { isBlank, newline, sameBytes } from './bytes';
 import { fastType, sawAsciiEscape as sawEscape, scanLine } from './json';
 import { claudeIgnored } from './claude';
 import { foldClaudeRecord, summaryOn } from './claude-summary';
 import { CLOSE as CODEX_CLOSE, IGNORE as CODEX_IGNORE, codexTokenLine, codexVerdict, noteTime } from './codex';
+import { FLUSH, HOLD, PASS, closes, dropHeld, event as heldEvent, held, heldEnd, heldStart, resetHeld, responseItem } from './codex-calls';
 
 // next()'s answers
 const NEED_MORE: i32 = 0; // no complete line left in the chunk
@@ -21,6 +23,12 @@ const CLOSED: i32 = 5; // a Codex tool output passed over: SPANS holds the id of
 
 const CLAUDE: i32 = 1;
 const CODEX: i32 = 2;
+// Codex's fast types, as rollout-fast.ts lists them.
+const CODEX_RESPONSE_ITEM: i32 = 0;
+const CODEX_EVENT: i32 = 2;
+// setFlags: Codex's first prompt is read; the host's pending calls are empty (codex-calls.ts).
+const PROMPT_KNOWN: i32 = 1;
+const PENDING_EMPTY: i32 = 2;
 
 let chunkLen: usize = 0;
 let cursor: usize = 0;
@@ -31,6 +39,23 @@ let lineStart: usize = 0;
 let lineEnd: usize = 0;
 let typeIndex: i32 = -1;
 let ignored: i32 = 0;
+/** The held Codex calls are being handed over (the next to hand over, and where to go on after). */
+let replaying = false;
+let replayAt: i32 = 0;
+let resumeAt: usize = 0;
+
+/** Hands over the held calls, then goes on from the line at `at` (relative to INPUT), which is read again. */
+function flush(at: usize): i32 {
+  replaying = true;
+  replayAt = 0;
+  resumeAt = at;
+  return next();
+}
+
+/** A line the host must see: after the held calls, if any. */
+@inline function toHost(p: usize, r: i32): i32 {
+  return headMode == CODEX && held() > 0 ? flush(p - INPUT) : r;
+}
 
 /** A new chunk of `len` bytes at INPUT; lines longer than `max` are OVERSIZE; `mode`: 1 Claude's heads, 2 Codex's. */
 export function setChunk(len: i32, max: i32, mode: i32): void {
@@ -41,8 +66,13 @@ export function setChunk(len: i32, max: i32, mode: i32): void {
 }
 /** What the host knows that the heads depend on: bit 0, Codex's first prompt is read. */
 export function setFlags(f: i32): void { flags = f; }
-/** Forgets the latest time of the lines passed over (a new file). */
-export function resetTime(): void { store<i32>(MAXTS, -1); }
+/** Forgets the latest time of the lines passed over, and any call held (a new file). */
+export function resetTime(): void {
+  store<i32>(MAXTS, -1);
+  resetHeld();
+  replaying = false;
+}
+export { takePaired } from './codex-calls';
 /** Bytes of the chunk handed over so far (the start of its unfinished line). */
 export function consumed(): i32 { return <i32>cursor; }
 export function start(): i32 { return <i32>lineStart; }
@@ -58,37 +88,62 @@ export { resetUncosted } from './claude-usage';
 
 /** The next line of the chunk the host must see (see the answers above); ignored and blank lines are passed over. */
 export function next(): i32 {
+  if (replaying) {
+    if (replayAt < held()) {
+      // A held call, scanned again so OUT holds its fields.
+      lineStart = heldStart(replayAt);
+      lineEnd = heldEnd(replayAt);
+      replayAt++;
+      scanLine(INPUT + lineStart, INPUT + lineEnd);
+      typeIndex = fastType();
+      return CLEAN;
+    }
+    dropHeld();
+    replaying = false;
+    cursor = resumeAt;
+  }
   const e = INPUT + chunkLen;
   while (true) {
     const p = INPUT + cursor;
     const nl = newline(p, e);
-    if (nl >= e) return NEED_MORE;
+    if (nl >= e) return toHost(p, NEED_MORE); // the chunk is given up: nothing may stay held
     let stop = nl;
     if (stop > p && load<u8>(stop - 1) == 0x0d) stop--;
     cursor = nl + 1 - INPUT;
     lineStart = p - INPUT;
     lineEnd = stop - INPUT;
-    if (stop - p > maxLine) return OVERSIZE;
+    if (stop - p > maxLine) return toHost(p, OVERSIZE);
     if (isBlank(p, stop)) continue;
     if (headMode == CLAUDE && claudeIgnored(p, stop)) {
       ignored++;
       continue;
     }
     if (headMode == CODEX) {
-      const verdict = codexVerdict(p, stop, (flags & 1) != 0);
-      if (verdict != 0 && !noteTime(p, stop)) return OTHER;
+      const verdict = codexVerdict(p, stop, (flags & PROMPT_KNOWN) != 0);
+      if (verdict != 0 && !noteTime(p, stop)) return toHost(p, OTHER);
       if (verdict == CODEX_IGNORE) {
         ignored++;
         continue;
       }
-      if (verdict == CODEX_CLOSE) return CLOSED;
+      if (verdict == CODEX_CLOSE) {
+        const id = INPUT + <usize>load<i32>(SPANS);
+        if (!closes(id, INPUT + <usize>load<i32>(SPANS + 4) - id)) return CLOSED;
+        ignored++; // it closed a held call: both are only counted
+        continue;
+      }
       if (codexTokenLine(p, stop)) return TOKEN;
     }
-    if (!scanLine(p, stop)) return OTHER;
+    if (!scanLine(p, stop)) return toHost(p, OTHER);
     typeIndex = fastType();
-    if (typeIndex < 0) return OTHER;
+    if (typeIndex < 0) return toHost(p, OTHER);
     // Claude's first pass: a record the module can fold is folded here (claude-summary.ts).
     if (headMode == CLAUDE && summaryOn() && foldClaudeRecord(typeIndex, sawEscape() != 0)) continue;
+    if (headMode == CODEX) {
+      // Codex's tool calls, held until their outputs close them (codex-calls.ts).
+      const v = typeIndex == CODEX_RESPONSE_ITEM ? responseItem(p, stop, (flags & PENDING_EMPTY) != 0) : typeIndex == CODEX_EVENT ? heldEvent() : PASS;
+      if (v == HOLD) continue;
+      if (v == FLUSH) return flush(p - INPUT);
+    }
     return CLEAN;
   }
   return NEED_MORE;

@@ -137,3 +137,89 @@ test('fuzz: rollouts of lines pieced from every head the fold reads fold alike',
   for (let i = 0; i < 1500; i++) lines.splice(Math.floor(rng() * lines.length), 0, [rec.functionCall(`call_${i % 3}`), rec.userItem(`p${i}`), rec.turnContext(`m${i % 4}`), rec.tokenCount(i, i % 7)][i % 4] as string);
   for (let k = 0; k < lines.length; k += 750) assertSame(write(lines.slice(k, k + 750)));
 });
+
+/** One random record of a turn: tool calls and their outputs (a few ids, so they repeat), turn events, tokens, and odd spellings of each. */
+function randomTurnLine(rng: () => number, i: number): string {
+  const id = `call_${Math.floor(rng() * 6)}`;
+  const t = `{"timestamp":"2026-11-30T07:${String(Math.floor(rng() * 60)).padStart(2, '0')}:00.000Z"`;
+  const pick = Math.floor(rng() * 22);
+  switch (pick) {
+    case 0: case 1: case 2: case 3: return rec.functionCall(id, rng() < 0.2 ? 'shell' : 'exec_command', rng() < 0.2 ? 'ns' : undefined);
+    case 4: case 5: case 6: case 7: return rec.functionOutput(id, 100);
+    case 8: return rec.taskStarted(`T${i}`);
+    case 9: return rec.taskComplete();
+    case 10: return rec.turnAborted();
+    case 11: return rec.tokenCount(i, i % 7);
+    case 12: return rec.usageRecord(i, i % 5);
+    case 13: return rec.turnContext(`m${i % 3}`);
+    case 14: return `${t},"type":"response_item","payload":{"type":"custom_tool_call","name":"n","call_id":"${id}"}}`;
+    case 15: return `${t},"type":"response_item","payload":{"call_id":"${id}","type":"function_call_output","output":"x"}}`; // an output read whole
+    case 16: return `${t},"type":"response_item","payload":{"type":"function_call","name":"n","call_id":"call_\\u0031"}}`; // an escaped id
+    case 17: return `{"timestamp":"2026-11-30T07:00:00.000Z\u00e9","type":"response_item","payload":{"type":"function_call","name":"n","call_id":"${id}"}}`; // a time the module does not compare
+    case 18: return `${t},"type":"event_msg","payload":{"type":"task_st\\u0061rted","turn_id":"X"}}`; // a turn's start spelt with an escape
+    case 19: return `${t},"type":"response_item","payload":{"type":"function_c\\u0061ll","name":"n","call_id":"${id}"}}`;
+    case 20: return `${t},"type":"response_item","payload":{"type":"function_call","name":"n","call_id":"${id}"`; // torn
+    default: return `${t},"type":"response_item","payload":{"type":"local_shell_call","call_id":"${id}","action":{"x":"${'y'.repeat(Math.floor(rng() * 3000))}"}}}`;
+  }
+}
+
+test('token totals the module reads give the counts the parse gives; any other spelling is read by the host', () => {
+  const totals = [
+    '{"input_tokens":500,"cached_input_tokens":120,"output_tokens":30,"reasoning_output_tokens":4,"cache_write_input_tokens":7,"total_tokens":99999999999999999999}',
+    '{"input_tokens":5,"output_tokens":2,"input_tokens":700}', // the last one wins
+    '{"input_tokens":900,"output_tokens":-0,"cached_input_tokens":-5}',
+    '{"input_tokens":950,"cached_input_tokens":1.5}',
+    '{"input_tokens":1234567890123456}',
+    '{"input_tokens":9999999999999999999999,"output_tokens":9007199254740993}', // digit by digit, the first would round otherwise
+    '{"input_tokens":123456789012345,"output_tokens":1e3}',
+    '{"in\\u0070ut_tokens":9}',
+    '{ "input_tokens":9}',
+    '{"input_tokens":"9"}',
+    '{"input_tokens":90,"x":"\u00e9"}',
+    '{"input_tokens":100,"x":[1]}',
+    '{}',
+    '{"input_tokens":0,"output_tokens":0}',
+    '{"input_tokens":800,"cached_input_tokens":900,"cache_write_input_tokens":3}',
+    '{"input_tokens":810,"output_tokens":012}',
+    '{"input_tokens":820,"output_tokens":12,}',
+  ];
+  const lines = [rec.meta(), rec.taskStarted(), rec.userItem('go'), rec.turnContext('m1')];
+  totals.forEach((total, i) => {
+    const ts = `2026-11-30T07:00:${String(i).padStart(2, '0')}.000Z`;
+    lines.push(`{"timestamp":"${ts}","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":${total},"last_token_usage":{"input_tokens":1}}}}`);
+    lines.push(`{"timestamp":"${ts}","type":"token_usage_record","payload":{"thread_id":"t","usage":{"input_tokens":1},"turn_token_usage":{},"thread_token_usage":${total}}}`);
+    if (i === 7) lines.push(rec.turnContext('m2'));
+  });
+  assertSame(write(lines));
+  assertSame(write([...lines].reverse()));
+  const s = emptyRolloutSummary();
+  foldRolloutFile(write(lines.slice(0, 5)), 0, s, MAX);
+  assert.deepEqual(s.tokens, { input: 373, output: 30, cacheRead: 120, cacheWrite: 7 });
+});
+
+test('a call repeated while held, then its output: the output closes the last one, as the fold keeps one entry per id', () => {
+  const lines = [rec.meta(), rec.taskStarted(), rec.userItem('go'), rec.functionCall('x'), rec.functionCall('x', 'shell'), rec.functionOutput('x', 10), rec.turnContext('m')];
+  const file = write(lines);
+  assertSame(file);
+  const s = emptyRolloutSummary();
+  foldRolloutFile(file, 0, s, MAX);
+  assert.deepEqual(s.pending, {});
+  assert.equal(s.records, lines.length);
+});
+
+test('fuzz: tool calls the module pairs with their outputs fold alike: held, closed, cancelled by a turn event, handed over in order', () => {
+  const rng = createRng(23);
+  for (let k = 0; k < 120; k++) {
+    const lines = [rec.meta(), rec.taskStarted(), rec.userItem('go'), ...Array.from({ length: 20 + Math.floor(rng() * 200) }, (_, i) => randomTurnLine(rng, i))];
+    const file = write(lines, rng() < 0.2 ? '\r\n' : '\n');
+    assertSame(file);
+    if (k % 4 === 0) assertSame(file, 0, 2048); // long lines oversize: held calls are handed over first
+    const text = readFileSync(file, 'latin1');
+    const from = text.indexOf('\n', Math.floor(rng() * text.length)) + 1;
+    if (from > 0) {
+      const before = emptyRolloutSummary();
+      foldRolloutFile(file, 0, before, MAX, discard); // a summary with the whole file's pending calls, read again from `from`
+      assertSame(file, from, MAX, before);
+    }
+  }
+});

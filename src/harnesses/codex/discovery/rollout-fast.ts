@@ -5,13 +5,14 @@
  * times kept as the latest), a tool output comes back with the id of the call it closes, and a token line
  * with its running total's object and its time. The rest is validated as JSON, and a clean tool call,
  * turn context or event comes back with the fields `applyRolloutRecord` reads, applied as its parse would
- * be; every other line is folded by `foldRolloutLine`, as before. So the summary and the counts are
- * exactly the JavaScript fold's.
+ * be; every other line is folded by `foldRolloutLine`, as before. While no call is pending, the module
+ * pairs tool calls with the outputs that close them (assembly/codex-calls.ts) and hands back only their
+ * count. So the summary and the counts are exactly the JavaScript fold's.
  */
 import { KIND, lazyLineScanner } from '../../../discovery/json-scan/index.ts';
 import type { LineFolds, ScanVisitor } from '../../../discovery/json-scan/index.ts';
 import { latin1Text, utf8Text } from '../../../discovery/jsonl/index.ts';
-import { applyRolloutRecord, applyTokenLine } from './rollout.ts';
+import { applyRolloutRecord, applyTokenLine, applyTokenTotal } from './rollout.ts';
 import type { RolloutSummary } from './rollout.ts';
 import type { LineCounts } from './rollout-lines.ts';
 
@@ -27,8 +28,14 @@ const TYPES = ['response_item', 'turn_context', 'event_msg'] as const;
 const EVENT = 2;
 /** Events whose fields are not all tracked: a prompt's text, a token count in another layout. */
 const READ_WHOLE = new Set(['item_completed', 'token_count']);
-/** The module's flag: the first prompt is read (an item_completed UserMessage is then passed over). */
+/** The module's flags: the first prompt is read (an item_completed UserMessage is then passed over); no call is pending (the module may pair calls with their outputs). */
 const PROMPT_KNOWN = 1;
+const PENDING_EMPTY = 2;
+
+function isEmpty(o: object): boolean {
+  for (const _ in o) return false;
+  return true;
+}
 
 /** What the fast fold needs from the line-by-line fold (rollout-lines.ts hands its own functions). */
 export type RolloutLineFolds = LineFolds<RolloutSummary, LineCounts>;
@@ -52,27 +59,38 @@ export function foldRolloutFileFast(path: string, from: number, s: RolloutSummar
   const sc = theScanner();
   if (!sc) return undefined;
   let flags = -1;
+  /** After each line the host folds: what the module must know of the summary. */
   const syncFlags = (): void => {
-    const now = s.firstPrompt === null ? 0 : PROMPT_KNOWN;
+    const now = (s.firstPrompt === null ? 0 : PROMPT_KNOWN) | (isEmpty(s.pending) ? PENDING_EMPTY : 0);
     if (now !== flags) sc.setFlags((flags = now));
   };
   const readLine = (line: Buffer): void => {
     folds.line(s, line, counts);
-    syncFlags(); // the one kind of line that may read the first prompt
+    syncFlags();
   };
   const visitor: ScanVisitor = {
     clean(type, line) {
       if (type === EVENT && sc.kind(PAYLOAD_TYPE) === KIND.string && READ_WHOLE.has(sc.value(PAYLOAD_TYPE) as string)) return readLine(line);
       counts.linesParsed++;
       applyRolloutRecord(s, sc.record());
+      syncFlags();
     },
     line: readLine,
-    oversize: (head) => folds.oversize(s, head, counts),
+    oversize(head) {
+      folds.oversize(s, head, counts);
+      syncFlags();
+    },
     token(line, totalFrom, totalTo, tsFrom, tsTo) {
       // As foldTokenLine: a time that is missing or holds an escape, or a total that is not JSON, and the line is read whole.
       const ts = tsFrom < 0 ? undefined : utf8Text(line, tsFrom, tsTo);
-      const total = ts === undefined || ts.includes('\\') ? undefined : parseTotal(line, totalFrom, totalTo);
-      if (ts === undefined || total === undefined) return readLine(line);
+      if (ts === undefined || ts.includes('\\')) return readLine(line);
+      const read = sc.tokenTotal(); // the module read the total as its parse would be read
+      if (read !== null) {
+        counts.linesParsed++;
+        return applyTokenTotal(s, ts, read);
+      }
+      const total = parseTotal(line, totalFrom, totalTo);
+      if (total === undefined) return readLine(line);
       counts.linesParsed++;
       applyTokenLine(s, ts, total, undefined);
     },
@@ -80,12 +98,14 @@ export function foldRolloutFileFast(path: string, from: number, s: RolloutSummar
       counts.linesIgnored++;
       s.records++; // only a Codex record's head is taken
       delete s.pending[utf8Text(line, idFrom, idTo)];
+      syncFlags();
     },
   };
   syncFlags();
   const r = sc.readFile(path, from, maxLineBytes, headBytes, visitor);
   counts.linesIgnored += r.ignored;
-  s.records += r.ignored;
+  s.records += r.ignored + r.paired;
+  counts.linesParsed += r.paired;
   if (r.latest !== null && (s.lastActivityAt === null || r.latest > s.lastActivityAt)) s.lastActivityAt = r.latest;
   return r.offset;
 }

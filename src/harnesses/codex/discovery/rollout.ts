@@ -126,6 +126,16 @@ export function applyTokenLine(s: RolloutSummary, ts: string, total: unknown, la
   takeRequest(s, total, last, ts, sink);
 }
 
+/**
+ * A token line whose running total the line scanner read (json-scan: input, cached input, output and cache
+ * write tokens, as tokensFromUsage reads them), from `ts`: applyTokenLine without a sink.
+ */
+export function applyTokenTotal(s: RolloutSummary, ts: string, [input, cacheRead, output, cacheWrite]: readonly number[]): void {
+  s.records++;
+  if (s.lastActivityAt === null || ts > s.lastActivityAt) s.lastActivityAt = ts;
+  takeTotal(s, { input: Math.max(0, (input as number) - (cacheRead as number) - (cacheWrite as number)), output: output as number, cacheRead: cacheRead as number, cacheWrite: cacheWrite as number });
+}
+
 function applyEvent(s: RolloutSummary, p: Obj, ts: string | null, sink: UsageSink | undefined): void {
   switch (p.type) {
     case 'task_started': {

@@ -7,7 +7,7 @@
 import type { TokenCounts } from '../../core/session.ts';
 import { latin1Text, utf8Text } from '../jsonl/index.ts';
 import {
-  D_ASSISTANT_AT, D_BRANCH, D_COPIED, D_CWD, D_FIRST_AT, D_LAST_AT, D_MODEL, D_RECENT, D_ROOT, D_SESSION, M_SIZE, NAME_CAP,
+  C_SIZE, COST_TEXT, D_PROMPT, S_COSTS, S_PROMPT, D_ASSISTANT_AT, D_BRANCH, D_COPIED, D_CWD, D_FIRST_AT, D_LAST_AT, D_MODEL, D_RECENT, D_ROOT, D_SESSION, M_SIZE, NAME_CAP,
   R_SIZE, RECENT_MAX, S_ASSISTANT_AT, S_BRANCH, S_COPIED, S_CWD, S_DIRTY, S_FIRST_AT, S_LAST_AT, S_MODEL, S_MODELS,
   S_MODELS_N, S_RECENT, S_RECENT_HEAD, S_RECENT_N, S_RECENT_OFF, S_RECORDS, S_ROOT, S_SESSION, S_TOKENS, S_UNKEYED, SUMMARY,
 } from './layout.ts';
@@ -30,6 +30,10 @@ export interface Folded {
   lastAt: string | null;
   lastAssistantAt: string | null;
   tokens: TokenCounts;
+  /** The latest prompt record's text that is not blank, as JSON.parse reads it (the summary's lastPrompt is made of it), or null. */
+  lastPrompt: string | null;
+  /** The cost records, in their order, as the texts of their total and start time (null: none), for the host to parse. */
+  costs: Array<[string, string | null]>;
   /** Tokens per model, in the order the models were first met, and those counted since the host last applied a cost record (null: none). */
   byModel: Array<[string, TokenCounts, TokenCounts | null]>;
 }
@@ -47,6 +51,12 @@ function text(sum: FoldedSummary, offset: number): string {
 function countsAt(sum: FoldedSummary, byte: number): TokenCounts {
   const i = byte >> 3;
   return { input: sum.f64[i] as number, output: sum.f64[i + 1] as number, cacheRead: sum.f64[i + 2] as number, cacheWrite: sum.f64[i + 3] as number };
+}
+
+/** The prompt the module kept, a JSON string as written: decoded as JSON.parse decodes it. */
+function promptText(sum: FoldedSummary): string {
+  const literal = text(sum, S_PROMPT);
+  return literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1);
 }
 
 /** The strings the module keeps, as [its bit in S_DIRTY, its slot]: sessionId, rootKey, cwd, gitBranch, model, copiedFrom. */
@@ -71,11 +81,18 @@ export function takeFolded(sum: FoldedSummary): Folded | null {
     const name = utf8Text(sum.mem, m + 80, m + 80 + (sum.i32[m >> 2] as number));
     byModel.push([name, countsAt(sum, m + 16), sum.i32[(m >> 2) + 1] ? countsAt(sum, m + 48) : null]);
   }
+  const costs: Folded['costs'] = [];
+  const n = sum.i32[at(S_COSTS)] as number;
+  for (let i = 0; i < n; i++) {
+    const c = SUMMARY + S_COSTS + 4 + i * C_SIZE;
+    const start = sum.i32[(c >> 2) + 1] as number;
+    costs.push([latin1Text(sum.mem, c + 8, c + 8 + (sum.i32[c >> 2] as number)), start < 0 ? null : latin1Text(sum.mem, c + 8 + COST_TEXT, c + 8 + COST_TEXT + start)]);
+  }
   const [sessionId = null, rootKey = null, cwd = null, gitBranch = null, model = null, copiedFrom = null] = texts;
   const [firstAt = null, lastAt = null, lastAssistantAt = null] = times;
   const folded: Folded = {
     records, unkeyed: sum.i32[at(S_UNKEYED)] as number, sessionId, rootKey, cwd, gitBranch, model, copiedFrom, firstAt, lastAt, lastAssistantAt,
-    tokens: countsAt(sum, SUMMARY + S_TOKENS), byModel,
+    tokens: countsAt(sum, SUMMARY + S_TOKENS), lastPrompt: dirty & D_PROMPT ? promptText(sum) : null, costs, byModel,
   };
   sum.take();
   return folded;

@@ -86,6 +86,10 @@ export const S_CWD = 2048;
 export const S_MODELS = 6144;
 /** per recent message, R_SIZE bytes: i32 id length, i32 model length, counts at +16, id at +48, model at +176 */
 export const S_RECENT = 9728;
+/** the latest prompt record's text: i32 length, then up to PROMPT_CAP bytes */
+export const S_PROMPT = 29696;
+/** i32: cost records folded, then per record C_SIZE bytes: i32 total's length, i32 start time's (-1: none), their texts at +8 and +8 + COST_TEXT */
+export const S_COSTS = 46080;
 export const S_CAP = 252;
 export const CWD_CAP = 4092;
 /** a model's name, a message id */
@@ -95,6 +99,10 @@ export const M_SIZE = 208;
 /** transcript-usage.ts's RECENT_IDS */
 export const RECENT_MAX = 64;
 export const R_SIZE = 304;
+export const PROMPT_CAP = 16380;
+export const COST_MAX = 32;
+export const COST_TEXT = 32;
+export const C_SIZE = 72;
 // S_DIRTY's bits
 export const D_SESSION = 1;
 export const D_CWD = 2;
@@ -106,3 +114,4 @@ export const D_FIRST_AT = 64;
 export const D_LAST_AT = 128;
 export const D_ASSISTANT_AT = 256;
 export const D_RECENT = 512;
+export const D_PROMPT = 1024;

@@ -173,13 +173,14 @@ test('the layout the host writes is the one the AssemblyScript source reads', ()
   const constant = (name: string): number => Number(new RegExp(`export const ${name}: usize = (\\d+);`).exec(source)?.[1]);
   for (const name of ['NODE_COUNT', 'TABLE', 'TYPES', 'OUT', 'SPANS', 'MAXTS', 'NEEDLE', 'INPUT', 'CHUNK_END', 'SUMMARY'] as const) assert.equal(constant(name), layout[name], name);
   // Claude's summary: every offset, size and bit.
-  const summary = [...source.matchAll(/export const ((?:S|D)_\w+|\w+_(?:CAP|SIZE|MAX)|MAX_MODELS): (?:usize|i32) = (\d+);/g)];
+  const summary = [...source.matchAll(/export const ((?:S|D)_\w+|\w+_(?:CAP|SIZE|MAX|TEXT)|MAX_MODELS): (?:usize|i32) = (\d+);/g)];
   assert.ok(summary.length >= 30);
   for (const [, name, value] of summary) assert.equal((layout as Record<string, unknown>)[name as string], Number(value), name);
   const scan = fs.readFileSync(new URL('./assembly/scan.ts', import.meta.url), 'utf8');
   for (const name of ['NEED_MORE', 'CLEAN', 'OTHER', 'OVERSIZE', 'TOKEN', 'CLOSED'] as const) assert.equal(Number(new RegExp(`const ${name}: i32 = (\\d+);`).exec(scan)?.[1]), layout[name], name);
   assert.ok(layout.OUT + layout.MAX_NODES * 16 <= 16384 && layout.NEEDLE + layout.NEEDLE_MAX <= layout.MODULE_DATA);
-  assert.ok(layout.S_MODELS + layout.MAX_MODELS * layout.M_SIZE <= layout.S_RECENT && layout.S_RECENT + layout.RECENT_MAX * layout.R_SIZE <= 65536, 'the summary fits its 64 KiB');
+  assert.ok(layout.S_MODELS + layout.MAX_MODELS * layout.M_SIZE <= layout.S_RECENT && layout.S_RECENT + layout.RECENT_MAX * layout.R_SIZE <= layout.S_PROMPT &&
+    layout.S_PROMPT + 4 + layout.PROMPT_CAP <= layout.S_COSTS && layout.S_COSTS + 4 + layout.COST_MAX * layout.C_SIZE <= 65536 && 8 + 2 * layout.COST_TEXT <= layout.C_SIZE, 'the summary fits its 64 KiB');
 });
 
 test('the committed WebAssembly module is the build of its AssemblyScript source', () => {

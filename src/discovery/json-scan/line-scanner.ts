@@ -85,8 +85,6 @@ export interface FoldedSummary {
   set(flags: number): void;
   /** The host took what was folded: the deltas start again. */
   take(): void;
-  /** The host applied a cost record: the tokens the module counted so far are no longer uncosted. */
-  resetUncosted(): void;
 }
 
 interface Exports {
@@ -105,7 +103,6 @@ interface Exports {
   takePaired(): number;
   setSummary(flags: number): void;
   takeSummary(): void;
-  resetUncosted(): void;
 }
 
 /** The module's one instance in this thread: its memory (a chunk of 1 MiB) is shared by every scanner of the thread. */
@@ -301,6 +298,6 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
       const at = TOTAL >> 3;
       return [f[at] as number, f[at + 1] as number, f[at + 2] as number, f[at + 3] as number];
     },
-    summary: { mem, i32, f64: en.f64, set: (flags) => ex.setSummary(flags), take: () => ex.takeSummary(), resetUncosted: () => ex.resetUncosted() },
+    summary: { mem, i32, f64: en.f64, set: (flags) => ex.setSummary(flags), take: () => ex.takeSummary() },
   };
 }

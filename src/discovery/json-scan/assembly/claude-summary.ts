@@ -1,16 +1,22 @@
 // A clean Claude record folded into the summary here, as applyRecord folds it (transcript.ts,
-// transcript-usage.ts), for assistant, system and user records whose fields are plain: each field a
-// string without escapes (or not a string at all), the time canonical (asIsoTime keeps it as it is), the
-// token counts whole numbers of at most 15 digits. Anything else, and a user record the host must read
-// whole (the first prompt unknown, or a message that may hold a PR link), goes back to the host, which
-// first takes what the module folded (SUMMARY: deltas, the first and last strings seen, the latest
-// times), so records are applied in their order. The recent message ids (the repeats' counts) are the
-// module's while it folds (claude-usage.ts); the host writes them in and reads them back (../claude-summary.ts).
+// transcript-usage.ts): assistant, system and user records whose fields are plain (each field a string
+// without escapes, or not a string at all; the time canonical, as asIsoTime keeps it; the token counts
+// whole numbers of at most 15 digits), and prompt and cost records (claude-meta.ts). Anything else, and a
+// user record the host must read whole (the first prompt unknown, or a message that may hold a PR link),
+// goes back to the host, which first takes what the module folded (SUMMARY: deltas, the first and last
+// strings seen, the latest times), so records are applied in their order. The recent message ids (the
+// repeats' counts) are the module's while it folds (claude-usage.ts); the host writes them in and reads
+// them back (../claude-summary.ts).
 import {
-  CWD_CAP, D_ASSISTANT_AT, D_BRANCH, D_COPIED, D_CWD, D_FIRST_AT, D_LAST_AT, D_MODEL, D_RECENT, D_ROOT, D_SESSION, F_ESCAPE, INPUT, K_NUMBER, K_OBJECT, K_STRING, NAME_CAP, OUT, S_ASSISTANT_AT, S_BRANCH, S_CAP, S_COPIED, S_CWD, S_DIRTY, S_FIRST_AT, S_LAST_AT, S_MODEL, S_MODELS_N, S_RECENT_OFF, S_RECORDS, S_ROOT, S_SESSION, S_TOKENS, S_UNKEYED, S_UNKNOWN, SUMMARY,
+  CWD_CAP, D_ASSISTANT_AT, D_BRANCH, D_COPIED, D_CWD, D_FIRST_AT, D_LAST_AT, D_MODEL, D_RECENT, D_ROOT,
+  D_SESSION, F_ESCAPE, K_NUMBER, K_OBJECT, K_STRING, NAME_CAP, SUMMARY, S_ASSISTANT_AT, S_BRANCH, S_CAP,
+  S_COPIED, S_COSTS, S_CWD, S_DIRTY, S_FIRST_AT, S_LAST_AT, S_MODEL, S_MODELS_N, S_RECENT_OFF, S_RECORDS,
+  S_ROOT, S_SESSION, S_TOKENS, S_UNKEYED, S_UNKNOWN,
 } from './layout';
 import { indexOf, sameBytes, startsWith } from './bytes';
 import { countUsage, dirty, mark, modelSlot } from './claude-usage';
+import { BACK as COST_BACK, QUEUE, costVerdict, foldCost, foldPrompt, promptFoldable } from './claude-meta';
+import { flags, from, kind, textAt, textLen, to } from './out';
 
 // The nodes, as transcript-fast.ts's PATHS number them, and its fast types.
 const N_TIMESTAMP: i32 = 2;
@@ -26,6 +32,8 @@ const N_USAGE: i32 = 11;
 const N_INPUT: i32 = 12;
 const T_ASSISTANT: i32 = 0;
 const T_USER: i32 = 2;
+const T_LAST_PROMPT: i32 = 3;
+const T_COST: i32 = 4;
 
 // What a string field is: not a string; a plain string the module holds; one the host must read.
 const NOT_STRING: i32 = 0;
@@ -54,19 +62,13 @@ export function takeSummary(): void {
   store<i32>(SUMMARY + S_RECORDS, 0);
   store<i32>(SUMMARY + S_UNKEYED, 0);
   store<i32>(SUMMARY + S_MODELS_N, 0);
+  store<i32>(SUMMARY + S_COSTS, 0);
   for (let i: usize = 0; i < 4; i++) store<f64>(SUMMARY + S_TOKENS + (i << 3), 0);
 }
 
-@inline function kind(node: i32): i32 { return load<i32>(OUT + (<usize>node << 4)); }
-@inline function from(node: i32): usize { return INPUT + <usize>load<i32>(OUT + (<usize>node << 4) + 4); }
-@inline function to(node: i32): usize { return INPUT + <usize>load<i32>(OUT + (<usize>node << 4) + 8); }
-/** A string's bytes (inside its quotes). */
-@inline function textAt(node: i32): usize { return from(node) + 1; }
-@inline function textLen(node: i32): i32 { return <i32>(to(node) - from(node)) - 2; }
-
 function stringField(node: i32, cap: i32): i32 {
   if (kind(node) != K_STRING) return NOT_STRING;
-  if ((load<i32>(OUT + (<usize>node << 4) + 12) & F_ESCAPE) != 0 || textLen(node) > cap) return BACK;
+  if ((flags(node) & F_ESCAPE) != 0 || textLen(node) > cap) return BACK;
   return PLAIN;
 }
 
@@ -142,6 +144,12 @@ function noteTime(t: usize): void {
   }
 }
 
+/** A record folded: counted, and its time kept. */
+function countRecord(hasTime: bool): void {
+  store<i32>(SUMMARY + S_RECORDS, load<i32>(SUMMARY + S_RECORDS) + 1);
+  if (hasTime) noteTime(textAt(N_TIMESTAMP));
+}
+
 function noteConversation(session: i32, cwd: i32, branch: i32): void {
   if (session == PLAIN && (dirty() & D_SESSION) == 0) {
     keep(S_SESSION, N_SESSION);
@@ -169,12 +177,25 @@ let c3: f64 = 0;
  * ASCII character with a \u escape.
  */
 export function foldClaudeRecord(type: i32, asciiEscape: bool): bool {
-  if (type > T_USER) return false; // the other fast types are the host's
+  if (type > T_COST) return false;
   // Everything is checked first: a record goes back to the host untouched.
   let hasTime = false;
   if (kind(N_TIMESTAMP) == K_STRING) {
     if (stringField(N_TIMESTAMP, 24) != PLAIN || !canonicalTime(textAt(N_TIMESTAMP), textLen(N_TIMESTAMP))) return false;
     hasTime = true;
+  }
+  if (type == T_LAST_PROMPT) {
+    if (!promptFoldable()) return false;
+    countRecord(hasTime);
+    foldPrompt();
+    return true;
+  }
+  if (type == T_COST) {
+    const verdict = costVerdict();
+    if (verdict == COST_BACK) return false;
+    countRecord(hasTime);
+    if (verdict == QUEUE) foldCost();
+    return true;
   }
   const session = stringField(N_SESSION, S_CAP);
   const cwd = stringField(N_CWD, CWD_CAP);
@@ -228,9 +249,7 @@ export function foldClaudeRecord(type: i32, asciiEscape: bool): bool {
     }
   }
 
-  store<i32>(SUMMARY + S_RECORDS, load<i32>(SUMMARY + S_RECORDS) + 1);
-  const t = textAt(N_TIMESTAMP);
-  if (hasTime) noteTime(t);
+  countRecord(hasTime);
   noteConversation(session, cwd, branch);
   if (!message) return true;
   if (model == PLAIN && textLen(N_MODEL) > 0 && !synthetic) {
@@ -257,6 +276,7 @@ export function foldClaudeRecord(type: i32, asciiEscape: bool): bool {
     keep(S_COPIED, N_REQUEST_SESSION);
     mark(D_COPIED);
   }
+  const t = textAt(N_TIMESTAMP);
   if (hasTime && ((dirty() & D_ASSISTANT_AT) == 0 || compareTime(t, SUMMARY + S_ASSISTANT_AT) > 0)) {
     memory.copy(SUMMARY + S_ASSISTANT_AT, t, 24);
     mark(D_ASSISTANT_AT);

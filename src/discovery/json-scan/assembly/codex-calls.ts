@@ -7,7 +7,8 @@
 // a record each; the call's time is kept in MAXTS). Before any other line that may touch the pending calls,
 // and before the chunk is given up, the held calls are handed over after all, in their order (the module
 // scans each again), so the summary is the one the host would have folded line by line.
-import { F_ESCAPE, HELD, INPUT, K_OBJECT, K_STRING, OUT } from './layout';
+import { HELD, INPUT, K_OBJECT, K_STRING } from './layout';
+import { flags, from, kind, plain, to } from './out';
 import { sameBytes, startsWith } from './bytes';
 import { keepLatest } from './codex';
 
@@ -33,11 +34,6 @@ export function takePaired(): i32 { const n = paired; paired = 0; return n; }
 /** A new read: nothing is held. */
 export function resetHeld(): void { heldN = 0; paired = 0; }
 
-@inline function kind(node: i32): i32 { return load<i32>(OUT + (<usize>node << 4)); }
-@inline function flags(node: i32): i32 { return load<i32>(OUT + (<usize>node << 4) + 12); }
-@inline function from(node: i32): usize { return INPUT + <usize>load<i32>(OUT + (<usize>node << 4) + 4); }
-@inline function to(node: i32): usize { return INPUT + <usize>load<i32>(OUT + (<usize>node << 4) + 8); }
-@inline function plain(node: i32): bool { return kind(node) == K_STRING && (flags(node) & F_ESCAPE) == 0; }
 
 /** True when the held call i has the id [p, p + n). */
 function heldHas(i: i32, p: usize, n: usize): bool {

@@ -84,7 +84,6 @@ export function takeIgnored(): i32 { const n = ignored; ignored = 0; return n; }
 /** True when the clean line spells a printable ASCII character as a \u escape (text it may hide). */
 export function sawAsciiEscape(): i32 { return sawEscape(); }
 export { setSummary, takeSummary } from './claude-summary';
-export { resetUncosted } from './claude-usage';
 
 /** The next line of the chunk the host must see (see the answers above); ignored and blank lines are passed over. */
 export function next(): i32 {

@@ -96,6 +96,25 @@ test('the first pass folds what the JavaScript fold folds: tokens, repeats, cost
   assert.equal(s.copiedFrom, 'parent-session');
 });
 
+test('prompt and cost records fold as the JavaScript fold folds them: blank prompts, odd totals and start times, the uncosted tokens', () => {
+  const usage = (id: string): string => assistantLine({ id, input: 1000, output: 100 });
+  const cost = (total: string, start = '1'): string => `{"type":"cost-state","totalCostUSD":${total},"startTime":${start},"sessionId":"s","timestamp":"2026-11-30T08:00:00.000Z"}`;
+  const prompt = (text: string): string => `{"type":"last-prompt","lastPrompt":${text},"sessionId":"s"}`;
+  const lines = [
+    userLine('go'), usage('m1'), cost('0.25'), usage('m2'),
+    cost('-1'), usage('m3'), cost('-0'), usage('m4'), cost('1e2'), usage('m5'), cost('0.5', '2'), cost('0.75', '-3'), usage('m6'),
+    cost('0.1', '"x"'), cost('"0.9"'), cost('1.5', '1e999'), cost(`0.${'1'.repeat(40)}`), usage('m7'),
+    prompt('"  first   prompt "'), prompt('"  "'), prompt('"\u3000"'), prompt('"\\n"'), prompt('"caf\u00e9"'), prompt('7'), prompt('"a\\tb"'),
+  ];
+  const file = write(lines);
+  assertSame(file);
+  for (let i = 1; i < lines.length; i++) assertSame(write([...lines.slice(0, i), ...lines.slice(i).reverse()]));
+  const s = createTranscriptSummary();
+  foldTranscriptFile(file, 0, s, MAX);
+  assert.equal(s.lastPrompt, 'a b');
+  assert.deepEqual(Object.keys(s.usage.costGroups).sort(), ['-3', '1', '2', 'unknown']);
+});
+
 test('odd records fold as the JavaScript fold folds them', () => {
   const a = JSON.parse(assistantLine({ id: 'msg_9', input: 7, output: 3 })) as Record<string, unknown>;
   const message = a.message as Record<string, unknown>;

@@ -2,19 +2,21 @@
  * The cold index's first pass over a Claude transcript (a summary, no usage records, no messages) with
  * its line loop in WebAssembly (discovery/json-scan). The records that make up most lines — assistant
  * messages, system records and, once the first prompt is known, user records whose message cannot hold
- * a PR link — are folded in the module itself (assembly/claude-summary.ts, as applyRecord folds them)
- * when their fields are plain; the summary takes what it folded before each line the host reads and at
- * the end, so every record is applied in its order. Such a record whose fields are not plain comes back
- * clean with the fields `applyRecord` reads, put in a small record and applied as a parsed line would be;
- * every other line is folded by `foldTranscriptLine`, as before. So the summary and the counts are exactly
- * a JavaScript fold's, with no JSON.parse and no JavaScript at all for most lines.
+ * a PR link — and prompt and cost records are folded in the module itself (assembly/claude-summary.ts,
+ * as applyRecord folds them) when their fields are plain; the summary takes what it folded before each
+ * line the host reads and at the end, so every record is applied in its order. Such a record whose fields
+ * are not plain comes back clean with the fields `applyRecord` reads, put in a small record and applied
+ * as a parsed line would be; every other line is folded by `foldTranscriptLine`, as before. So the
+ * summary and the counts are exactly a JavaScript fold's, with no JSON.parse and no JavaScript at all for
+ * most lines.
  */
 import { lazyLineScanner, putRecent, takeFolded, takeRecent } from '../../../discovery/json-scan/index.ts';
 import type { FoldedSummary, LineFolds, ScanVisitor } from '../../../discovery/json-scan/index.ts';
 import { addTokens } from '../../../core/session.ts';
 import { applyRecord } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
-import { addInto } from './transcript-usage.ts';
+import { addInto, applyCostState } from './transcript-usage.ts';
+import { oneLine } from './transcript-text.ts';
 import type { LineCounts } from './transcript-lines.ts';
 
 /** The keys `applyRecord` reads from assistant, system and user records (path i is node i + 1). */
@@ -29,7 +31,6 @@ const MESSAGE = 8;
 const TYPES = ['assistant', 'system', 'user', 'last-prompt', 'cost-state'] as const;
 const ASSISTANT = 0;
 const USER = 2;
-const LAST_PROMPT = 3;
 /** The module's summary flags: fold; the first prompt is known. */
 const FOLD = 1;
 const PROMPT_KNOWN = 2;
@@ -60,6 +61,9 @@ function takeInto(sum: FoldedSummary, s: TranscriptSummary, counts: LineCounts):
   if (f.gitBranch !== null) s.gitBranch = f.gitBranch;
   if (f.model !== null) s.model = f.model;
   if (f.copiedFrom !== null) s.copiedFrom = f.copiedFrom;
+  if (f.lastPrompt !== null) s.lastPrompt = oneLine(f.lastPrompt);
+  // Cost records before the tokens since the last of them (a cost record starts the uncosted tokens again).
+  for (const [total, start] of f.costs) applyCostState(s.usage, { totalCostUSD: Number(total), startTime: start === null ? undefined : Number(start) });
   addTokens(s.usage.tokens, f.tokens);
   for (const [model, tokens, uncosted] of f.byModel) {
     addInto(s.usage.byModel, model, tokens);
@@ -103,15 +107,6 @@ export function foldTranscriptFileFast(path: string, from: number, s: Transcript
   };
   const visitor: ScanVisitor = {
     clean(type, line) {
-      if (type > USER) {
-        // Prompts and cost records: nothing they change is what the module folds, save the uncosted tokens a cost record starts again.
-        counts.linesParsed++;
-        if (type === LAST_PROMPT) return applyRecord(s, sc.record());
-        const uncosted = s.usage.uncosted;
-        applyRecord(s, sc.record());
-        if (s.usage.uncosted !== uncosted) sum.resetUncosted();
-        return;
-      }
       // A user record is read whole while the first prompt is unknown, or when its message may hold a link.
       if (type === USER && (s.firstPrompt === null || sc.asciiEscape() || sc.holds(MESSAGE, GITHUB))) return lineBack(line);
       // A record the module would not fold (a field it does not hold as it is): applied from its fields.

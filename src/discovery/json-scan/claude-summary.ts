@@ -59,21 +59,27 @@ function promptText(sum: FoldedSummary): string {
   return literal.includes('\\') ? (JSON.parse(literal) as string) : literal.slice(1, -1);
 }
 
-/** The strings the module keeps, as [its bit in S_DIRTY, its slot]: sessionId, rootKey, cwd, gitBranch, model, copiedFrom. */
-const TEXTS = [[D_SESSION, S_SESSION], [D_ROOT, S_ROOT], [D_CWD, S_CWD], [D_BRANCH, S_BRANCH], [D_MODEL, S_MODEL], [D_COPIED, S_COPIED]] as const;
-/** The times, the same way: firstAt, lastAt, lastAssistantAt (24 ASCII bytes each). */
-const TIMES = [[D_FIRST_AT, S_FIRST_AT], [D_LAST_AT, S_LAST_AT], [D_ASSISTANT_AT, S_ASSISTANT_AT]] as const;
+/**
+ * The strings the module keeps, as pairs of its bit in S_DIRTY and its slot: sessionId, rootKey, cwd,
+ * gitBranch, model, copiedFrom; then the times (24 ASCII bytes each): firstAt, lastAt, lastAssistantAt.
+ * (Read by index, as everything here: array destructuring and for…of compile to the iterator protocol,
+ * and V8 then spends tens of ms optimising these few calls per file in every thread that folds.)
+ */
+const TEXTS = [D_SESSION, S_SESSION, D_ROOT, S_ROOT, D_CWD, S_CWD, D_BRANCH, S_BRANCH, D_MODEL, S_MODEL, D_COPIED, S_COPIED];
+const TIMES = [D_FIRST_AT, S_FIRST_AT, D_LAST_AT, S_LAST_AT, D_ASSISTANT_AT, S_ASSISTANT_AT];
 
 /** What was folded since the last take (null when nothing was), and the deltas start again. */
 export function takeFolded(sum: FoldedSummary): Folded | null {
   const records = sum.i32[at(S_RECORDS)] as number;
   if (records === 0) return null;
   const dirty = sum.i32[at(S_DIRTY)] as number;
-  // One call site each for the decoders: V8 inlines a helper at every call site it optimises.
   const texts: (string | null)[] = [];
-  for (const [bit, offset] of TEXTS) texts.push(dirty & bit ? text(sum, offset) : null);
+  for (let k = 0; k < TEXTS.length; k += 2) texts.push(dirty & (TEXTS[k] as number) ? text(sum, TEXTS[k + 1] as number) : null);
   const times: (string | null)[] = [];
-  for (const [bit, offset] of TIMES) times.push(dirty & bit ? latin1Text(sum.mem, SUMMARY + offset, SUMMARY + offset + 24) : null);
+  for (let k = 0; k < TIMES.length; k += 2) {
+    const from = SUMMARY + (TIMES[k + 1] as number);
+    times.push(dirty & (TIMES[k] as number) ? latin1Text(sum.mem, from, from + 24) : null);
+  }
   const byModel: Folded['byModel'] = [];
   const models = sum.i32[at(S_MODELS_N)] as number;
   for (let i = 0; i < models; i++) {
@@ -88,10 +94,11 @@ export function takeFolded(sum: FoldedSummary): Folded | null {
     const start = sum.i32[(c >> 2) + 1] as number;
     costs.push([latin1Text(sum.mem, c + 8, c + 8 + (sum.i32[c >> 2] as number)), start < 0 ? null : latin1Text(sum.mem, c + 8 + COST_TEXT, c + 8 + COST_TEXT + start)]);
   }
-  const [sessionId = null, rootKey = null, cwd = null, gitBranch = null, model = null, copiedFrom = null] = texts;
-  const [firstAt = null, lastAt = null, lastAssistantAt = null] = times;
   const folded: Folded = {
-    records, unkeyed: sum.i32[at(S_UNKEYED)] as number, sessionId, rootKey, cwd, gitBranch, model, copiedFrom, firstAt, lastAt, lastAssistantAt,
+    records, unkeyed: sum.i32[at(S_UNKEYED)] as number,
+    sessionId: texts[0] as string | null, rootKey: texts[1] as string | null, cwd: texts[2] as string | null,
+    gitBranch: texts[3] as string | null, model: texts[4] as string | null, copiedFrom: texts[5] as string | null,
+    firstAt: times[0] as string | null, lastAt: times[1] as string | null, lastAssistantAt: times[2] as string | null,
     tokens: countsAt(sum, SUMMARY + S_TOKENS), lastPrompt: dirty & D_PROMPT ? promptText(sum) : null, costs, byModel,
   };
   sum.take();
@@ -122,7 +129,8 @@ function fits(x: string): boolean {
 
 /** Counts the module adds exactly in any order: whole and below 2^53. */
 function exact(t: TokenCounts): boolean {
-  return [t.input, t.output, t.cacheRead, t.cacheWrite].every((x) => Number.isSafeInteger(x) && x >= 0);
+  return Number.isSafeInteger(t.input) && t.input >= 0 && Number.isSafeInteger(t.output) && t.output >= 0 &&
+    Number.isSafeInteger(t.cacheRead) && t.cacheRead >= 0 && Number.isSafeInteger(t.cacheWrite) && t.cacheWrite >= 0;
 }
 
 /**
@@ -130,17 +138,27 @@ function exact(t: TokenCounts): boolean {
  * counts that are not whole): the host then keeps them, and the module gives assistant records back.
  */
 export function putRecent(sum: FoldedSummary, recent: readonly RecentMessage[]): boolean {
-  const ok = recent.length <= RECENT_MAX && recent.every(([id, model, counts]) => fits(id) && fits(model) && exact(counts));
+  let ok = recent.length <= RECENT_MAX;
+  for (let i = 0; ok && i < recent.length; i++) {
+    const r = recent[i] as RecentMessage;
+    ok = fits(r[0]) && fits(r[1]) && exact(r[2]);
+  }
   sum.i32[at(S_DIRTY)] = (sum.i32[at(S_DIRTY)] as number) & ~D_RECENT;
   sum.i32[at(S_RECENT_HEAD)] = 0;
   sum.i32[at(S_RECENT_N)] = ok ? recent.length : 0;
   sum.i32[at(S_RECENT_OFF)] = ok ? 0 : 1;
   if (!ok) return false;
-  recent.forEach(([id, model, c], i) => {
+  for (let i = 0; i < recent.length; i++) {
+    const m = recent[i] as RecentMessage;
+    const c = m[2];
     const r = SUMMARY + S_RECENT + i * R_SIZE;
-    sum.i32[r >> 2] = sum.mem.write(id, r + 48, 'utf8');
-    sum.i32[(r >> 2) + 1] = sum.mem.write(model, r + 176, 'utf8');
-    sum.f64.set([c.input, c.output, c.cacheRead, c.cacheWrite], (r + 16) >> 3);
-  });
+    sum.i32[r >> 2] = sum.mem.write(m[0], r + 48, 'utf8');
+    sum.i32[(r >> 2) + 1] = sum.mem.write(m[1], r + 176, 'utf8');
+    const f = (r + 16) >> 3;
+    sum.f64[f] = c.input;
+    sum.f64[f + 1] = c.output;
+    sum.f64[f + 2] = c.cacheRead;
+    sum.f64[f + 3] = c.cacheWrite;
+  }
   return true;
 }

@@ -11,7 +11,8 @@
  * most lines.
  */
 import { lazyLineScanner, putRecent, takeFolded, takeRecent } from '../../../discovery/json-scan/index.ts';
-import type { FoldedSummary, LineFolds, ScanVisitor } from '../../../discovery/json-scan/index.ts';
+import type { FoldedSummary, LineFolds, RecentMessage, ScanVisitor } from '../../../discovery/json-scan/index.ts';
+import type { TokenCounts } from '../../../core/session.ts';
 import { addTokens } from '../../../core/session.ts';
 import { applyRecord } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
@@ -63,18 +64,25 @@ function takeInto(sum: FoldedSummary, s: TranscriptSummary, counts: LineCounts):
   if (f.copiedFrom !== null) s.copiedFrom = f.copiedFrom;
   if (f.lastPrompt !== null) s.lastPrompt = oneLine(f.lastPrompt);
   // Cost records before the tokens since the last of them (a cost record starts the uncosted tokens again).
-  for (const [total, start] of f.costs) applyCostState(s.usage, { totalCostUSD: Number(total), startTime: start === null ? undefined : Number(start) });
+  // (Indexed loops: for…of with destructuring compiles to the iterator protocol, costly for V8 to optimise.)
+  for (let i = 0; i < f.costs.length; i++) {
+    const c = f.costs[i] as [string, string | null];
+    applyCostState(s.usage, { totalCostUSD: Number(c[0]), startTime: c[1] === null ? undefined : Number(c[1]) });
+  }
   addTokens(s.usage.tokens, f.tokens);
-  for (const [model, tokens, uncosted] of f.byModel) {
-    addInto(s.usage.byModel, model, tokens);
-    if (uncosted) addInto(s.usage.uncosted, model, uncosted);
+  for (let i = 0; i < f.byModel.length; i++) {
+    const m = f.byModel[i] as [string, TokenCounts, TokenCounts | null];
+    addInto(s.usage.byModel, m[0], m[1]);
+    if (m[2]) addInto(s.usage.uncosted, m[0], m[2]);
   }
 }
 
 /** The module's recent messages into the summary, when it changed them. */
 function takeRecentInto(sum: FoldedSummary, s: TranscriptSummary): void {
   const recent = takeRecent(sum);
-  if (recent !== null) s.usage.recent.splice(0, s.usage.recent.length, ...recent);
+  if (recent === null) return;
+  s.usage.recent.length = 0;
+  for (let i = 0; i < recent.length; i++) s.usage.recent.push(recent[i] as RecentMessage);
 }
 
 /**

@@ -270,7 +270,11 @@ export function createLineScanner(config: ScannerConfig): LineScanner | null {
 
   function record(node = 0): Record<string, unknown> {
     const out: Record<string, unknown> = {};
-    for (const [child, key] of children[node] as [number, string][]) {
+    const tracked = children[node] as [number, string][];
+    // By index: for…of with destructuring compiles to the iterator protocol, costly for V8 to optimise.
+    for (let i = 0; i < tracked.length; i++) {
+      const child = (tracked[i] as [number, string])[0];
+      const key = (tracked[i] as [number, string])[1];
       const k = kind(child);
       if (k !== 0) out[key] = k === KIND.object ? record(child) : value(child);
     }

@@ -1,9 +1,10 @@
 // Claude's prompt records and cost records folded into the summary (claude-summary.ts calls these once
-// it has checked the record's time): applyRecord's 'last-prompt' keeps the latest prompt that is not blank
-// (only the latest one matters, so the module keeps its string as written, for the host to decode), and 'cost-state' (transcript-usage.ts,
-// applyCostState) keeps the largest total per start time and starts the uncosted tokens again: the module
-// queues the two numbers' texts for the host, which parses them as JSON.parse would, and resets its own
-// uncosted tokens. A record the module cannot decide goes back to the host.
+// it has checked the record's time). applyRecord's 'last-prompt' keeps the latest prompt that is not
+// blank: only the latest one matters, so the module keeps its string as written, for the host to decode.
+// 'cost-state' (transcript-usage.ts, applyCostState) keeps the largest total per start time and starts
+// the uncosted tokens again: the module queues the two numbers' texts for the host, which parses them as
+// JSON.parse would, and resets its own uncosted tokens. A record the module cannot decide goes back to
+// the host.
 import { COST_MAX, COST_TEXT, C_SIZE, D_PROMPT, K_NUMBER, K_STRING, PROMPT_CAP, S_COSTS, S_PROMPT, SUMMARY } from './layout';
 import { from, kind, textAt, to } from './out';
 import { mark, resetUncosted } from './claude-usage';

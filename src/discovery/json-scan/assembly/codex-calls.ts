@@ -34,7 +34,6 @@ export function takePaired(): i32 { const n = paired; paired = 0; return n; }
 /** A new read: nothing is held. */
 export function resetHeld(): void { heldN = 0; paired = 0; }
 
-
 /** True when the held call i has the id [p, p + n). */
 function heldHas(i: i32, p: usize, n: usize): bool {
   const h = HELD + (<usize>i << 4);

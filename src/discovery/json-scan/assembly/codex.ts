@@ -153,6 +153,17 @@ export function codexTokenLine(p: usize, e: usize): bool {
   return true;
 }
 
+/**
+ * True when the host folds the token line codexTokenLine found as a token line (a time in its head without
+ * escapes, a total the module read), not by parsing it whole, which may find records of any kind in it.
+ */
+export function tokenSettled(): bool {
+  if (load<i32>(TOTAL + 32) != 1 || load<i32>(SPANS + 8) < 0) return false;
+  const end = INPUT + <usize>load<i32>(SPANS + 12);
+  for (let q = INPUT + <usize>load<i32>(SPANS + 8); q < end; q++) if (load<u8>(q) == 0x5c) return false;
+  return true;
+}
+
 /** p at a JSON number's first byte, within e: just past it, or 0 when it is not one. */
 function numberEnd(p: usize, e: usize): usize {
   let q = p;

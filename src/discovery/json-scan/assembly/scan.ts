@@ -10,7 +10,7 @@ import { isBlank, newline, sameBytes } from './bytes';
 import { fastType, sawAsciiEscape as sawEscape, scanLine } from './json';
 import { claudeIgnored } from './claude';
 import { foldClaudeRecord, summaryOn } from './claude-summary';
-import { CLOSE as CODEX_CLOSE, IGNORE as CODEX_IGNORE, codexTokenLine, codexVerdict, noteTime } from './codex';
+import { CLOSE as CODEX_CLOSE, IGNORE as CODEX_IGNORE, codexTokenLine, codexVerdict, noteTime, tokenSettled } from './codex';
 import { FLUSH, HOLD, PASS, closes, dropHeld, event as heldEvent, held, heldEnd, heldStart, resetHeld, responseItem } from './codex-calls';
 
 // next()'s answers
@@ -64,7 +64,7 @@ export function setChunk(len: i32, max: i32, mode: i32): void {
   maxLine = <usize>max;
   headMode = mode;
 }
-/** What the host knows that the heads depend on: bit 0, Codex's first prompt is read. */
+/** What the host knows that the lines depend on (PROMPT_KNOWN, PENDING_EMPTY below); kept until changed. */
 export function setFlags(f: i32): void { flags = f; }
 /** Forgets the latest time of the lines passed over, and any call held (a new file). */
 export function resetTime(): void {
@@ -130,7 +130,8 @@ export function next(): i32 {
         ignored++; // it closed a held call: both are only counted
         continue;
       }
-      if (codexTokenLine(p, stop)) return TOKEN;
+      // A token line the host parses whole may hold any record: the held calls go first.
+      if (codexTokenLine(p, stop)) return held() > 0 && !tokenSettled() ? flush(p - INPUT) : TOKEN;
     }
     if (!scanLine(p, stop)) return toHost(p, OTHER);
     typeIndex = fastType();

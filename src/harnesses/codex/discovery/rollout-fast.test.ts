@@ -197,6 +197,16 @@ test('token totals the module reads give the counts the parse gives; any other s
   assert.deepEqual(s.tokens, { input: 373, output: 30, cacheRead: 120, cacheWrite: 7 });
 });
 
+test('a token line read whole while calls are held: a record it hides comes after them', () => {
+  const t = '"timestamp":"2026-11-30T07:00:00.000Z"';
+  const hidden = ',"type":"response_item","payload":{"type":"function_call","name":"hidden","call_id":"x"}';
+  const token = (head: string): string => `{${head}"type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":5},"last_token_usage":{}}}${hidden}}`;
+  for (const head of ['', '"timestamp":"2026-11-30T07:00:0\\u0031.000Z",', `${t},`]) {
+    const lines = [rec.meta(), rec.taskStarted(), rec.userItem('go'), rec.functionCall('x'), rec.functionCall('y'), token(head), rec.turnContext('m')];
+    assertSame(write(lines));
+  }
+});
+
 test('a call repeated while held, then its output: the output closes the last one, as the fold keeps one entry per id', () => {
   const lines = [rec.meta(), rec.taskStarted(), rec.userItem('go'), rec.functionCall('x'), rec.functionCall('x', 'shell'), rec.functionOutput('x', 10), rec.turnContext('m')];
   const file = write(lines);

@@ -4,6 +4,7 @@
 // passed over from there, with the time they carry kept as the latest (MAXTS).
 import { INPUT, MAXTS, SPANS, TOTAL } from './layout';
 import { hasNonAscii, indexOf, startsWith } from './bytes';
+import { scanNumber } from './json';
 
 const HEAD_BYTES: usize = 640;
 const MAX_TOKEN_LINE: usize = 4096;
@@ -164,29 +165,6 @@ export function tokenSettled(): bool {
   return true;
 }
 
-/** p at a JSON number's first byte, within e: just past it, or 0 when it is not one. */
-function numberEnd(p: usize, e: usize): usize {
-  let q = p;
-  if (q < e && load<u8>(q) == 0x2d) q++;
-  if (q >= e) return 0;
-  if (load<u8>(q) == 0x30) q++;
-  else if (<u32>load<u8>(q) - 0x31 < 9) while (q < e && <u32>load<u8>(q) - 0x30 < 10) q++;
-  else return 0;
-  if (q < e && load<u8>(q) == 0x2e) {
-    const d = ++q;
-    while (q < e && <u32>load<u8>(q) - 0x30 < 10) q++;
-    if (q == d) return 0;
-  }
-  if (q < e && (<u32>load<u8>(q) | 0x20) == 0x65) {
-    q++;
-    if (q < e && (load<u8>(q) == 0x2b || load<u8>(q) == 0x2d)) q++;
-    const d = q;
-    while (q < e && <u32>load<u8>(q) - 0x30 < 10) q++;
-    if (q == d) return 0;
-  }
-  return q;
-}
-
 /** Which count a key names (0 input_tokens, 1 cached_input_tokens, 2 output_tokens, 3 cache_write_input_tokens), or -1. */
 function countKey(k: usize, e: usize): i32 {
   const n = e - k;
@@ -215,7 +193,7 @@ function readTotal(p: usize, e: usize): bool {
     while (ke < e && <u32>load<u8>(ke) - 0x20 < 0x5f && load<u8>(ke) != 0x22 && load<u8>(ke) != 0x5c) ke++;
     if (ke >= e || load<u8>(ke) != 0x22 || ke + 1 >= e || load<u8>(ke + 1) != 0x3a) return false;
     const v = ke + 2;
-    const ve = numberEnd(v, e);
+    const ve = scanNumber(v, e);
     if (ve == 0) return false;
     const which = countKey(k, ke);
     if (which >= 0) {

@@ -87,7 +87,7 @@ export function scanString(p: usize, e: usize): usize {
 }
 
 /** p at a number's first byte: the index just past it, or 0 when it is not a JSON number. */
-function scanNumber(p: usize, e: usize): usize {
+export function scanNumber(p: usize, e: usize): usize {
   let q = p;
   if (load<u8>(q) == 0x2d) q++;
   if (q >= e) return 0;

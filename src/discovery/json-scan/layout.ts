@@ -7,6 +7,14 @@
 export const NODE_COUNT = 1024;
 /** Per node, 4 × i32: parent node, key offset, key length, the last node of its subtree. */
 export const TABLE = 1028;
+/**
+ * The tracked keys by hash (keyHash: their parent, length, first and last byte): per bucket, the first
+ * node (u8; 0: none), and per node the next one in its bucket. The module looks a key up here, not
+ * through every node.
+ */
+export const KEY_HASH = 2304;
+export const KEY_BUCKETS = 256;
+export const KEY_NEXT = 2560;
 /** Where the tracked keys' bytes are kept. */
 export const KEYS = 4096;
 export const KEYS_END = 6144;

@@ -9,6 +9,7 @@ import { readLinesFrom } from '../jsonl/index.ts';
 import { createLineScanner, KIND } from './index.ts';
 import type { LineScanner } from './index.ts';
 import * as layout from './layout.ts';
+import { keyHash } from './tables.ts';
 
 const PATHS = [['type'], ['n'], ['s'], ['o'], ['o', 'x'], ['o', 'y'], ['o', 'y', 'z'], ['a']] as const;
 const TYPES = ['a', 'b'];
@@ -171,7 +172,9 @@ test('the loop hands over the lines readLinesFrom hands over: CRLF, blanks, no f
 test('the layout the host writes is the one the AssemblyScript source reads', () => {
   const source = fs.readFileSync(new URL('./assembly/layout.ts', import.meta.url), 'utf8');
   const constant = (name: string): number => Number(new RegExp(`export const ${name}: usize = (\\d+);`).exec(source)?.[1]);
-  for (const name of ['NODE_COUNT', 'TABLE', 'TYPES', 'OUT', 'SPANS', 'MAXTS', 'NEEDLE', 'INPUT', 'CHUNK_END', 'SUMMARY'] as const) assert.equal(constant(name), layout[name], name);
+  for (const name of ['NODE_COUNT', 'TABLE', 'KEY_HASH', 'KEY_BUCKETS', 'KEY_NEXT', 'TYPES', 'OUT', 'SPANS', 'MAXTS', 'NEEDLE', 'INPUT', 'CHUNK_END', 'SUMMARY'] as const) assert.equal(constant(name), layout[name], name);
+  assert.ok(layout.TABLE + layout.MAX_NODES * 16 <= layout.KEY_HASH && layout.KEY_HASH + layout.KEY_BUCKETS <= layout.KEY_NEXT && layout.KEY_NEXT + layout.MAX_NODES <= layout.KEYS, 'the key hash lies between the node table and the keys');
+  assert.ok(layout.MAX_NODES <= 256 && (layout.KEY_BUCKETS & (layout.KEY_BUCKETS - 1)) === 0, 'a node fits a byte; the buckets are a power of two');
   // Claude's summary: every offset, size and bit.
   const summary = [...source.matchAll(/export const ((?:S|D)_\w+|\w+_(?:CAP|SIZE|MAX|TEXT)|MAX_MODELS): (?:usize|i32) = (\d+);/g)];
   assert.ok(summary.length >= 30);
@@ -186,6 +189,30 @@ test('the layout the host writes is the one the AssemblyScript source reads', ()
 test('the committed WebAssembly module is the build of its AssemblyScript source', () => {
   const out = execFileSync(process.execPath, [new URL('../../../scripts/build-wasm.mjs', import.meta.url).pathname, '--check'], { encoding: 'utf8' });
   assert.match(out, /matches its source/);
+});
+
+test('tracked keys that share a bucket of the key hash are each found, and only under their own parent', () => {
+  // "axb" and "ayb": the same length, first and last byte, so the same bucket under one parent.
+  const paths = [['type'], ['axb'], ['ayb'], [''], ['o'], ['o', 'axb'], ['o', 'ayb'], ['o', '']];
+  assert.equal(keyHash(0, Buffer.from('axb')), keyHash(0, Buffer.from('ayb')));
+  assert.equal(keyHash(5, Buffer.from('axb')), keyHash(5, Buffer.from('ayb'))); // node 5: o
+  const sc = createLineScanner({ paths, fastTypes: ['t'], heads: 'none' });
+  assert.ok(sc);
+  const lines = [
+    '{"type":"t","ayb":2,"axb":1,"o":{"ayb":4,"axb":3,"":6},"":5}',
+    '{"type":"t","azb":9,"o":{"axb":3,"azb":9,"a":1},"ayb":2,"ab":0}',
+    '{"type":"t","o":{"o":{"axb":7}},"axb":{"ayb":8},"x":{"axb":9,"":1}}',
+    '{"type":"t","ayb":1,"ayb":{"axb":2},"o":{"axb":1},"o":{"ayb":3}}', // a repeated key: the last wins, whole
+  ];
+  const want = [
+    { type: 't', axb: 1, ayb: 2, o: { axb: 3, ayb: 4, '': 6 }, '': 5 },
+    { type: 't', ayb: 2, o: { axb: 3 } },
+    { type: 't', o: {}, axb: {} },
+    { type: 't', ayb: {}, o: { ayb: 3 } },
+  ];
+  const seen: unknown[] = [];
+  sc.readFile(tempFile(lines.join('\n') + '\n'), 0, 1 << 20, 512, { clean: () => void seen.push(sc.record()), line: () => assert.fail('all clean'), oversize: () => assert.fail('small') });
+  assert.deepEqual(seen, want);
 });
 
 test('holds finds bytes in a value, anywhere in it, and nowhere else', () => {

@@ -1,5 +1,5 @@
 /** What a line scanner tracks, and how its tables are written into the module's memory (layout.ts). */
-import { KEYS, KEYS_END, MAX_NODES, NODE_COUNT, TABLE, TYPES } from './layout.ts';
+import { KEY_BUCKETS, KEY_HASH, KEY_NEXT, KEYS, KEYS_END, MAX_NODES, NODE_COUNT, TABLE, TYPES } from './layout.ts';
 
 export interface ScannerConfig {
   /**
@@ -31,7 +31,15 @@ export function childrenOf(paths: readonly (readonly string[])[]): [number, stri
   return out;
 }
 
-/** Writes the tracked-key tree and the fast types into the module's tables. */
+/** The bucket of a tracked key under `parent`: assembly/json.ts's keyHash, over the key's UTF-8 bytes. */
+export function keyHash(parent: number, key: Buffer): number {
+  const len = key.length;
+  const first = len > 0 ? (key[0] as number) : 0;
+  const last = len > 0 ? (key[len - 1] as number) : 0;
+  return (parent * 37 + len * 11 + first * 7 + last) & (KEY_BUCKETS - 1);
+}
+
+/** Writes the tracked-key tree, its hash of keys and the fast types into the module's tables. */
 export function writeTables(mem: Buffer, i32: Int32Array, config: ScannerConfig): void {
   const nodes = config.paths.length + 1;
   if (nodes > MAX_NODES) throw new Error(`line scanner: at most ${MAX_NODES - 1} tracked paths`);
@@ -59,6 +67,15 @@ export function writeTables(mem: Buffer, i32: Int32Array, config: ScannerConfig)
   };
   row(0, -1, [0, 0]);
   config.paths.forEach((p, i) => row(i + 1, parents[i] as number, put(p[p.length - 1] as string)));
+  // Each bucket's nodes in their order, so a lookup finds the first node with a key, as a scan would.
+  mem.fill(0, KEY_HASH, KEY_HASH + KEY_BUCKETS);
+  mem.fill(0, KEY_NEXT, KEY_NEXT + MAX_NODES);
+  config.paths.forEach((p, i) => {
+    const h = KEY_HASH + keyHash(parents[i] as number, Buffer.from(p[p.length - 1] as string));
+    let at = h;
+    while (mem[at] !== 0) at = KEY_NEXT + (mem[at] as number);
+    mem[at] = i + 1;
+  });
   i32[TYPES >> 2] = config.fastTypes.length;
   config.fastTypes.forEach((t, i) => i32.set(put(t), (TYPES >> 2) + 1 + i * 2));
   // A subtree must be contiguous for the module to clear it: check that every node up to `last` descends from it.

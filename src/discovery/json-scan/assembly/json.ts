@@ -3,7 +3,7 @@
 // valid UTF-8 throughout, no key of a tracked object written with an escape, and nested at most
 // MAX_DEPTH deep. For a clean line, each tracked node's value is where the last occurrence of its key
 // put it (JSON.parse's rule for a repeated key).
-import { F_ESCAPE, F_NONASCII, INPUT, K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_TRUE, MAX_DEPTH, NODE_COUNT, OUT, STACK, TABLE, TYPES } from './layout';
+import { F_ESCAPE, F_NONASCII, INPUT, KEY_BUCKETS, KEY_HASH, KEY_NEXT, K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_TRUE, MAX_DEPTH, OUT, STACK, TABLE, TYPES } from './layout';
 import { isWord, sameBytes, skipWs } from './bytes';
 
 let asciiEscape: i32 = 0;
@@ -113,14 +113,21 @@ export function scanNumber(p: usize, e: usize): usize {
   return q;
 }
 
-/** The tracked child of `parent` named by the key bytes [k0, k1), or -1. */
+/** The bucket of a key of `len` bytes at k0 under `parent` (tables.ts's keyHash says the same). */
+@inline function keyHash(parent: i32, k0: usize, len: i32): usize {
+  const first = len > 0 ? <i32>load<u8>(k0) : 0;
+  const last = len > 0 ? <i32>load<u8>(k0 + <usize>len - 1) : 0;
+  return <usize>(parent * 37 + len * 11 + first * 7 + last) & (KEY_BUCKETS - 1);
+}
+
+/** The tracked child of `parent` named by the key bytes [k0, k1), or -1: looked up in its bucket. */
 function childOf(parent: i32, k0: usize, k1: usize): i32 {
-  const n = load<i32>(NODE_COUNT);
   const len = <i32>(k1 - k0);
-  for (let i = 1; i < n; i++) {
+  let i = <i32>load<u8>(KEY_HASH + keyHash(parent, k0, len));
+  while (i != 0) {
     const t = TABLE + (<usize>i << 4);
-    if (load<i32>(t) != parent || load<i32>(t + 8) != len) continue;
-    if (sameBytes(<usize>load<i32>(t + 4), k0, <usize>len)) return i;
+    if (load<i32>(t) == parent && load<i32>(t + 8) == len && sameBytes(<usize>load<i32>(t + 4), k0, <usize>len)) return i;
+    i = <i32>load<u8>(KEY_NEXT + <usize>i);
   }
   return -1;
 }

@@ -2,6 +2,9 @@
 // and a unit test holds the two together). The host writes the tables, the module writes OUT and SPANS.
 export const NODE_COUNT: usize = 1024; // i32: tracked nodes (node 0: the line's object)
 export const TABLE: usize = 1028; // per node, 16 bytes: parent, key offset, key length, last node of its subtree
+export const KEY_HASH: usize = 2304; // per bucket (keyHash in json.ts), u8: the first node with such a key (0: none)
+export const KEY_BUCKETS: usize = 256;
+export const KEY_NEXT: usize = 2560; // per node, u8: the next node in its bucket (0: none)
 export const TYPES: usize = 6144; // i32 count, then per type 8 bytes: offset, length of its name
 export const OUT: usize = 8192; // per node, 16 bytes: kind, start, end (relative to INPUT), string flags
 export const STACK: usize = 16384; // per depth, 16 bytes: node, is array, start

@@ -2,10 +2,13 @@
  * Test-only builders of small hand-made Claude Code files (shapes copied from real 2.1.332 records,
  * trimmed to the fields Muster reads).
  */
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cwdToSlug } from './slug.ts';
+import { createTranscriptSummary } from './transcript.ts';
+import { foldTranscriptFile } from './transcript-lines.ts';
 
 export const SID = '40437031-5c17-43a7-8062-c5f8980812c9';
 export const SID2 = '2e0e7aa2-3d62-481c-8a50-166cd0ac192f';
@@ -124,4 +127,30 @@ export function writeRegistry(home: string, o: RegistryOptions): string {
 /** A process-table record of a Claude process as the fake proc port takes it. */
 export function claudeProc(pid: number, startTicks = 1000): { pid: number; startTicks: number; argv: string[]; exe: string; startedAtMs: number } {
   return { pid, startTicks, argv: ['claude'], exe: '/opt/node_modules/@anthropic-ai/claude-code/bin/claude.exe', startedAtMs: 1796021593000 };
+}
+
+/** The line limit the fast-fold tests read with. */
+export const MAX_LINE = 8 * 1024 * 1024;
+
+/** A transcript of `lines` (each ended by `ending`) in a fresh directory; returns its path. */
+export function writeLines(lines: (string | Buffer)[], ending = '\n'): string {
+  const file = path.join(tempHome(), 'a.jsonl');
+  fs.writeFileSync(file, Buffer.concat(lines.map((l) => Buffer.concat([typeof l === 'string' ? Buffer.from(l) : l, Buffer.from(ending)]))));
+  return file;
+}
+
+/**
+ * The first pass's fold (no sink, no messages: the WebAssembly loop) against the JavaScript fold of the
+ * same bytes (a sink sends it down the line-by-line path), from `from` on a summary folded up to there.
+ */
+export function assertFoldsAlike(file: string, from = 0, maxLine = MAX_LINE): void {
+  const discard = { sessionId: 'a', emit: () => undefined };
+  const before = createTranscriptSummary();
+  if (from > 0) foldTranscriptFile(file, 0, before, maxLine, discard); // the summary an index entry would hold
+  const fast = structuredClone(before);
+  const js = structuredClone(before);
+  const a = foldTranscriptFile(file, from, fast, maxLine);
+  const b = foldTranscriptFile(file, from, js, maxLine, discard);
+  assert.deepEqual(fast, js);
+  assert.deepEqual(a, b, 'the same offset and counts');
 }

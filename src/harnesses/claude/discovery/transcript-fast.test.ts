@@ -2,39 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
-import { assistantLine, metaLine, tempHome, toolResultLine, userLine } from './claude-fixtures.test-support.ts';
-import { createRng } from '../../codex/discovery/rollout-fixtures.test-support.ts';
+import { assertFoldsAlike as assertSame, assistantLine, metaLine, MAX_LINE as MAX, toolResultLine, userLine, writeLines as write } from './claude-fixtures.test-support.ts';
+import { createRng } from '../../seeded-rng.test-support.ts';
 import { createTranscriptSummary } from './transcript.ts';
 import type { TranscriptSummary } from './transcript.ts';
 import { foldTranscriptFile, foldTranscriptLine } from './transcript-lines.ts';
 import type { LineCounts } from './transcript-lines.ts';
 import { foldTranscriptFileFast } from './transcript-fast.ts';
 
-const MAX = 8 * 1024 * 1024;
 const big = (n: number): string => `\t"quoted" \\back\\slash ${'code(é);\n'.repeat(Math.ceil(n / 10))}`.slice(0, n);
-const discard = { sessionId: 'a', emit: () => undefined };
-
-function write(lines: (string | Buffer)[], ending = '\n'): string {
-  const file = path.join(tempHome(), 'a.jsonl');
-  fs.writeFileSync(file, Buffer.concat(lines.map((l) => Buffer.concat([typeof l === 'string' ? Buffer.from(l) : l, Buffer.from(ending)]))));
-  return file;
-}
-
-/**
- * The first pass's fold (no sink, no messages: the WebAssembly loop) against the JavaScript fold of the
- * same bytes (a sink sends it down the line-by-line path), from `from` on a summary folded up to there.
- */
-function assertSame(file: string, from = 0, maxLine = MAX): void {
-  const before = createTranscriptSummary();
-  if (from > 0) foldTranscriptFile(file, 0, before, maxLine, discard); // the summary an index entry would hold
-  const fast = structuredClone(before);
-  const js = structuredClone(before);
-  const a = foldTranscriptFile(file, from, fast, maxLine);
-  const b = foldTranscriptFile(file, from, js, maxLine, discard);
-  assert.deepEqual(fast, js);
-  assert.deepEqual(a, b, 'the same offset and counts');
-}
 
 /** How many lines the WebAssembly loop gave back to the line-by-line fold, of `total`. */
 function handedBack(file: string): { back: number; summary: TranscriptSummary } {

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { assignCodexThreads } from './assign.ts';
 import type { AssignProcess, AssignThread } from './assign.ts';
+import { createRng } from '../../seeded-rng.test-support.ts';
 
 const NATIVE = '/home/dev/tools/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex';
 const SHIM = '/home/dev/tools/node_modules/.bin/codex';
@@ -147,10 +148,9 @@ function run(c: Case): Record<string, [string, number, number[]]> {
   return out;
 }
 
-/** Deterministic shuffle (mulberry32) so a failure reproduces. */
+/** Deterministic shuffle (seeded) so a failure reproduces. */
 function shuffled<T>(xs: T[], seed: number): T[] {
-  let s = seed >>> 0;
-  const rnd = (): number => { s = (s + 0x6d2b79f5) >>> 0; let t = s; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+  const rnd = createRng(seed);
   const a = [...xs];
   for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(rnd() * (i + 1)); [a[i], a[j]] = [a[j] as T, a[i] as T]; }
   return a;

@@ -8,7 +8,8 @@ import type { RolloutSummary } from './rollout.ts';
 import { HEAD_BYTES, foldRolloutFile, foldRolloutLine } from './rollout-lines.ts';
 import type { LineCounts } from './rollout-lines.ts';
 import { foldRolloutFileFast } from './rollout-fast.ts';
-import { createRng, execRollout, modelSwitchRollout, rec } from './rollout-fixtures.test-support.ts';
+import { execRollout, modelSwitchRollout, rec } from './rollout-fixtures.test-support.ts';
+import { createRng } from '../../seeded-rng.test-support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'muster-rollout-fast-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

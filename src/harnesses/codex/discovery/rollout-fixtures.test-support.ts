@@ -96,14 +96,3 @@ export function writeRollout(home: string, id: string, lines: string[], opts: { 
   writeFileSync(path, lines.join('\n') + (opts.trailingNewline === false ? '' : '\n'));
   return path;
 }
-
-/** mulberry32: seeded, so a failure repeats. */
-export function createRng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

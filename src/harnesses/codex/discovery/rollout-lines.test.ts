@@ -8,7 +8,8 @@ import { applyRolloutRecord, emptyRolloutSummary, rolloutIgnore } from './rollou
 import type { RolloutSummary } from './rollout.ts';
 import { HEAD_BYTES, foldRolloutFile, ignoreRolloutLine } from './rollout-lines.ts';
 import type { UsageRecord } from '../../../core/usage-record.ts';
-import { createRng, execRollout, modelSwitchRollout, rec } from './rollout-fixtures.test-support.ts';
+import { execRollout, modelSwitchRollout, rec } from './rollout-fixtures.test-support.ts';
+import { createRng } from '../../seeded-rng.test-support.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'muster-rollout-lines-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -81,3 +81,26 @@ export function hasNonAscii(p: usize, e: usize): bool {
   for (let q = p; q < e; q++) if (load<u8>(q) >= 0x80) return true;
   return false;
 }
+
+@inline function isCont(p: usize, e: usize): bool { return p < e && (<u32>load<u8>(p) & 0xc0) == 0x80; }
+
+/** Length of the UTF-8 sequence at p (lead byte >= 0x80), or 0 when it is not valid UTF-8. */
+export function utf8Len(p: usize, e: usize): usize {
+  const c = <u32>load<u8>(p);
+  if (c >= 0xc2 && c <= 0xdf) return isCont(p + 1, e) ? 2 : 0;
+  if (c >= 0xe0 && c <= 0xef) {
+    if (!isCont(p + 1, e) || !isCont(p + 2, e)) return 0;
+    const c1 = <u32>load<u8>(p + 1);
+    if (c == 0xe0 && c1 < 0xa0) return 0; // overlong
+    if (c == 0xed && c1 > 0x9f) return 0; // a surrogate
+    return 3;
+  }
+  if (c >= 0xf0 && c <= 0xf4) {
+    if (!isCont(p + 1, e) || !isCont(p + 2, e) || !isCont(p + 3, e)) return 0;
+    const c1 = <u32>load<u8>(p + 1);
+    if (c == 0xf0 && c1 < 0x90) return 0; // overlong
+    if (c == 0xf4 && c1 > 0x8f) return 0; // past U+10FFFF
+    return 4;
+  }
+  return 0;
+}

@@ -34,6 +34,8 @@ const T_ASSISTANT: i32 = 0;
 const T_USER: i32 = 2;
 const T_LAST_PROMPT: i32 = 3;
 const T_COST: i32 = 4;
+/** The longest string (without its quotes) the skeleton keeps: its text is at most 256 bytes (skeleton.ts). */
+const ELIDED_TEXT: i32 = 254;
 
 // What a string field is: not a string; a plain string the module holds; one the host must read.
 const NOT_STRING: i32 = 0;
@@ -171,13 +173,21 @@ let c1: f64 = 0;
 let c2: f64 = 0;
 let c3: f64 = 0;
 
+/** A string the skeleton elides (its text over 256 bytes): the skeleton's fold then reads the line whole. */
+@inline function elidable(node: i32): bool { return kind(node) == K_STRING && textLen(node) > ELIDED_TEXT; }
+
 /**
  * Folds the clean record of fast type `type` (OUT holds its fields) into SUMMARY, as applyRecord would;
  * false, with nothing changed, when the host must apply it. `asciiEscape`: the line spells a printable
- * ASCII character with a \u escape.
+ * ASCII character with a \u escape. `elided`: the line is clean as the skeleton reads it (a long string
+ * was crossed unchecked), so only the records the skeleton's fold applies as they are
+ * (transcript-lines.ts, skeletonSuffices) are folded: assistant, system and user records none of whose
+ * fields it reads is elided (the cwd and an assistant's request id checked here; the caps of the others
+ * are lower).
  */
-export function foldClaudeRecord(type: i32, asciiEscape: bool): bool {
+export function foldClaudeRecord(type: i32, asciiEscape: bool, elided: bool): bool {
   if (type > T_COST) return false;
+  if (elided && (type == T_LAST_PROMPT || type == T_COST || elidable(N_CWD) || (type == T_ASSISTANT && elidable(N_REQUEST)))) return false;
   // Everything is checked first: a record goes back to the host untouched.
   let hasTime = false;
   if (kind(N_TIMESTAMP) == K_STRING) {

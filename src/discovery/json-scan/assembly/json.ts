@@ -2,9 +2,11 @@
 // A line is "clean" when it is one JSON object that JSON.parse accepts (after a UTF-8 BOM is dropped),
 // valid UTF-8 throughout, no key of a tracked object written with an escape, and nested at most
 // MAX_DEPTH deep. For a clean line, each tracked node's value is where the last occurrence of its key
-// put it (JSON.parse's rule for a repeated key).
+// put it (JSON.parse's rule for a repeated key). Of a line the loop reads as the JavaScript fold's skeleton
+// would (elide.ts), an untracked long string is checked only as the skeleton checks it (sawElided says so).
 import { F_ESCAPE, F_NONASCII, INPUT, KEY_BUCKETS, KEY_HASH, KEY_NEXT, K_ARRAY, K_FALSE, K_NULL, K_NUMBER, K_OBJECT, K_STRING, K_TRUE, MAX_DEPTH, OUT, STACK, TABLE, TYPES } from './layout';
-import { isWord, sameBytes, skipWs } from './bytes';
+import { isWord, sameBytes, skipWs, utf8Len } from './bytes';
+import { crossElided, elideAt, startLine } from './elide';
 
 let asciiEscape: i32 = 0;
 let strFlags: i32 = 0;
@@ -14,31 +16,11 @@ export function sawAsciiEscape(): i32 { return asciiEscape; }
 
 @inline function isHex(c: u32): bool { return c - 0x30 < 10 || (c | 0x20) - 0x61 < 6; }
 @inline function hexVal(c: u32): u32 { return c - 0x30 < 10 ? c - 0x30 : (c | 0x20) - 0x61 + 10; }
-@inline function isCont(p: usize, e: usize): bool { return p < e && (<u32>load<u8>(p) & 0xc0) == 0x80; }
-
-/** Length of the UTF-8 sequence at p (lead byte >= 0x80), or 0 when it is not valid UTF-8. */
-function utf8Len(p: usize, e: usize): usize {
-  const c = <u32>load<u8>(p);
-  if (c >= 0xc2 && c <= 0xdf) return isCont(p + 1, e) ? 2 : 0;
-  if (c >= 0xe0 && c <= 0xef) {
-    if (!isCont(p + 1, e) || !isCont(p + 2, e)) return 0;
-    const c1 = <u32>load<u8>(p + 1);
-    if (c == 0xe0 && c1 < 0xa0) return 0; // overlong
-    if (c == 0xed && c1 > 0x9f) return 0; // a surrogate
-    return 3;
-  }
-  if (c >= 0xf0 && c <= 0xf4) {
-    if (!isCont(p + 1, e) || !isCont(p + 2, e) || !isCont(p + 3, e)) return 0;
-    const c1 = <u32>load<u8>(p + 1);
-    if (c == 0xf0 && c1 < 0x90) return 0; // overlong
-    if (c == 0xf4 && c1 > 0x8f) return 0; // past U+10FFFF
-    return 4;
-  }
-  return 0;
-}
-
-/** p at an opening quote: the index just past its closing quote, or 0 when the string is not valid. Sets strFlags. */
-export function scanString(p: usize, e: usize): usize {
+/**
+ * p at an opening quote: the index just past its closing quote, or 0 when the string is not valid. Sets
+ * strFlags. From `elideAt` on (a string the skeleton elides), it is crossed as the skeleton crosses it.
+ */
+export function scanString(p: usize, e: usize, elideAt: usize = usize.MAX_VALUE): usize {
   strFlags = 0;
   const quote = i8x16.splat(0x22);
   const backslash = i8x16.splat(0x5c);
@@ -56,6 +38,7 @@ export function scanString(p: usize, e: usize): usize {
     }
     q += <usize>ctz<i32>(m);
     if (q >= e) return 0;
+    if (q >= elideAt) return crossElided(q, e);
     const c = <u32>load<u8>(q);
     if (c == 0x22) return q + 1;
     if (c == 0x5c) {
@@ -173,6 +156,7 @@ function readKey(p: usize, e: usize, owner: i32): usize {
 /** Validates the line [p, e) and fills OUT; true when it is clean. */
 export function scanLine(p: usize, e: usize): bool {
   asciiEscape = 0;
+  startLine();
   if (e - p >= 3 && load<u8>(p) == 0xef && load<u8>(p + 1) == 0xbb && load<u8>(p + 2) == 0xbf) p += 3;
   p = skipWs(p, e);
   if (p >= e || load<u8>(p) != 0x7b) return false;
@@ -207,7 +191,8 @@ export function scanLine(p: usize, e: usize): bool {
         continue;
       }
     } else if (c == 0x22) {
-      const q = scanString(p, e);
+      // An untracked string of a long line may be crossed as the skeleton crosses it (the loop says when).
+      const q = scanString(p, e, node < 0 ? elideAt(p) : usize.MAX_VALUE);
       if (q == 0) return false;
       if (node >= 0) setOut(node, K_STRING, p, q, strFlags);
       p = q;

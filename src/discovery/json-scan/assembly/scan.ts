@@ -8,6 +8,7 @@
 import { INPUT, MAXTS, NEEDLE, OUT, SPANS } from './layout';
 import { isBlank, newline, sameBytes } from './bytes';
 import { fastType, sawAsciiEscape as sawEscape, scanLine } from './json';
+import { elideStrings, sawElided } from './elide';
 import { claudeIgnored } from './claude';
 import { foldClaudeRecord, summaryOn } from './claude-summary';
 import { CLOSE as CODEX_CLOSE, IGNORE as CODEX_IGNORE, codexTokenLine, codexVerdict, noteTime, tokenSettled } from './codex';
@@ -22,6 +23,8 @@ const TOKEN: i32 = 4; // a Codex token line: SPANS holds its total's object and 
 const CLOSED: i32 = 5; // a Codex tool output passed over: SPANS holds the id of the call it closes
 
 const CLAUDE: i32 = 1;
+/** Claude's lines longer than this are read as skeletons by the JavaScript fold (transcript-lines.ts WHOLE_LINE_BYTES). */
+const WHOLE_LINE: usize = 1024;
 const CODEX: i32 = 2;
 // Codex's fast types, as rollout-fast.ts lists them.
 const CODEX_RESPONSE_ITEM: i32 = 0;
@@ -133,11 +136,17 @@ export function next(): i32 {
       // A token line the host parses whole may hold any record: the held calls go first.
       if (codexTokenLine(p, stop)) return held() > 0 && !tokenSettled() ? flush(p - INPUT) : TOKEN;
     }
+    // Claude's first pass: the untracked strings of a line the JavaScript fold reads as a skeleton (over
+    // WHOLE_LINE bytes) may be crossed as the skeleton crosses them; such a line is then clean only for
+    // the records the module folds here as the skeleton's fold would, and any other goes to the host.
+    const skeleton = headMode == CLAUDE && summaryOn() && stop - p > WHOLE_LINE;
+    elideStrings(skeleton);
     if (!scanLine(p, stop)) return toHost(p, OTHER);
     typeIndex = fastType();
     if (typeIndex < 0) return toHost(p, OTHER);
     // Claude's first pass: a record the module can fold is folded here (claude-summary.ts).
-    if (headMode == CLAUDE && summaryOn() && foldClaudeRecord(typeIndex, sawEscape() != 0)) continue;
+    if (headMode == CLAUDE && summaryOn() && foldClaudeRecord(typeIndex, sawEscape() != 0, sawElided())) continue;
+    if (skeleton && sawElided()) return OTHER;
     if (headMode == CODEX) {
       // Codex's tool calls, held until their outputs close them (codex-calls.ts).
       const v = typeIndex == CODEX_RESPONSE_ITEM ? responseItem(p, stop, (flags & PENDING_EMPTY) != 0) : typeIndex == CODEX_EVENT ? heldEvent() : PASS;

@@ -96,6 +96,7 @@ export function next(): i32 {
       lineStart = heldStart(replayAt);
       lineEnd = heldEnd(replayAt);
       replayAt++;
+      elideStrings(false); // (a Codex line: checked whole, as it was when held)
       scanLine(INPUT + lineStart, INPUT + lineEnd);
       typeIndex = fastType();
       return CLEAN;
